@@ -1,0 +1,35 @@
+/* A contended cache line: the shared word behind an atomic, a spinlock or an LWLock's state.
+ *
+ * Cores take the line in turn. An atomic read-modify-write pays the transfer of the line from
+ * its last writer (nothing on the same core, more from another socket), and waits while earlier
+ * operations by other cores still hold it; each operation already waiting makes the hand-off
+ * dearer (spinners steal the line from one another), so the cost grows with the number of
+ * contending cores. Everything is computed in O(1) at the operation's time, without simcalls:
+ * the operating process stalls for the result.
+ */
+#pragma once
+
+#include <deque>
+
+namespace sim {
+
+class Proc;
+
+class CacheLine {
+public:
+  /// An atomic operation by proc at its local time, followed by `hold` seconds of work while the
+  /// line stays with it (the critical section of a spinlock; 0 for a plain atomic). The process
+  /// stalls until done. Returns the time spent waiting for other cores' operations.
+  double rmw(Proc& proc, double hold = 0);
+  /// A plain read: the transfer from the last writer, without taking the line.
+  void read(Proc& proc) const;
+  /// Operations still in progress or queued at time t.
+  std::size_t contenders(double t);
+
+private:
+  int owner_      = -1; // slot of the last writer
+  double free_at_ = 0;
+  std::deque<double> in_flight_; // completion times, in order
+};
+
+} // namespace sim

@@ -1,0 +1,114 @@
+/* CPU slots and the run queue: see cpu.hpp for the model. */
+#include "sim/cpu.hpp"
+
+#include "sim/proc.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+
+#include <stdexcept>
+
+namespace sim {
+
+Cpu::Cpu(const CpuParams& params) : params_(params)
+{
+  if (params.sockets < 1 || params.cores_per_socket < 1 || params.threads_per_core < 1 || params.clock_hz <= 0 ||
+      params.reference_hz <= 0 || params.smt_throughput <= 0)
+    throw std::invalid_argument("Cpu: invalid parameters");
+  const int cores = params.sockets * params.cores_per_socket;
+  slots_.resize(static_cast<std::size_t>(cores * params.threads_per_core));
+  busy_per_core_.assign(static_cast<std::size_t>(cores), 0);
+  free_slots_ = slots();
+  // Busy SMT siblings share one core's throughput: each runs at smt_throughput / threads.
+  smt_slowdown_ = params.threads_per_core > 1 ? params.threads_per_core / params.smt_throughput : 1.0;
+}
+
+int Cpu::pick_free_slot(int preferred) const
+{
+  if (free_slots_ == 0) return -1;
+  if (preferred >= 0 && slots_[static_cast<std::size_t>(preferred)].holder == nullptr) return preferred;
+  // Like Linux's select_idle_sibling: a wholly idle core first (near the last one), then any thread.
+  const int n     = slots();
+  const int start = preferred >= 0 ? preferred : 0;
+  int any         = -1;
+  for (int k = 0; k < n; k++) {
+    const int s = (start + k) % n;
+    if (slots_[static_cast<std::size_t>(s)].holder != nullptr) continue;
+    if (busy_per_core_[static_cast<std::size_t>(core_of(s))] == 0) return s;
+    if (any < 0) any = s;
+  }
+  return any;
+}
+
+void Cpu::assign(Proc& proc, int slot, double now)
+{
+  auto& s      = slots_[static_cast<std::size_t>(slot)];
+  s.holder     = &proc;
+  s.held_since = now;
+  busy_per_core_[static_cast<std::size_t>(core_of(slot))]++;
+  free_slots_--;
+  proc.slot_   = slot;
+  proc.on_cpu_ = true;
+}
+
+bool Cpu::try_take(Proc& proc)
+{
+  const int slot = pick_free_slot(proc.slot_);
+  if (slot < 0) return false;
+  assign(proc, slot, simgrid::s4u::Engine::get_clock());
+  return true;
+}
+
+void Cpu::enqueue(Proc& proc)
+{
+  proc.granted = false;
+  run_queue_.push_back(&proc);
+}
+
+void Cpu::release(Proc& proc)
+{
+  const double now = simgrid::s4u::Engine::get_clock();
+  const int slot   = proc.slot_;
+  auto& s          = slots_[static_cast<std::size_t>(slot)];
+  if (s.holder != &proc)
+    throw std::logic_error("Cpu::release: " + proc.name() + " does not hold slot " + std::to_string(slot));
+  busy_seconds_ += now - std::max(s.held_since, stats_since_);
+  s.holder = nullptr;
+  busy_per_core_[static_cast<std::size_t>(core_of(slot))]--;
+  free_slots_++;
+  proc.on_cpu_ = false;
+  if (run_queue_.empty()) return;
+  Proc* next = run_queue_.front();
+  run_queue_.pop_front();
+  assign(*next, slot, now);
+  next->granted = true;
+  next->wake();
+}
+
+double Cpu::duration(int slot, double ref_ns) const
+{
+  double seconds = ref_ns * 1e-9 * params_.reference_hz / params_.clock_hz;
+  if (busy_per_core_[static_cast<std::size_t>(core_of(slot))] > 1) seconds *= smt_slowdown_;
+  return seconds;
+}
+
+double Cpu::transfer(int from, int to) const
+{
+  if (from < 0 || to < 0 || core_of(from) == core_of(to)) return params_.line_hit;
+  return socket_of(from) == socket_of(to) ? params_.line_local : params_.line_remote;
+}
+
+double Cpu::busy_seconds(double now) const
+{
+  double busy = busy_seconds_;
+  for (const auto& s : slots_)
+    if (s.holder != nullptr) busy += now - std::max(s.held_since, stats_since_);
+  return busy;
+}
+
+void Cpu::reset_stats(double now)
+{
+  busy_seconds_ = 0;
+  stats_since_  = now;
+}
+
+} // namespace sim

@@ -1,0 +1,87 @@
+/* The machine's processors, as an operating-system scheduler sees them.
+ *
+ * SimGrid's max-min CPU sharing gets slow with hundreds of concurrent executions, so walsim
+ * models cores as a counted resource with an explicit FIFO run queue instead: a process needs a
+ * hardware thread ("slot") to do CPU work; when every slot is taken it waits in the run queue; a
+ * process that uses up its time slice while others wait goes to the back of the queue. Thus a
+ * lock holder can be descheduled while others wait for it, which is what matters at 128-256
+ * clients. Work is measured in nanoseconds at a reference clock; a slot runs it at the machine's
+ * clock, slower while its SMT sibling is busy.
+ */
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace sim {
+
+class Proc;
+
+struct CpuParams {
+  int sockets          = 1;
+  int cores_per_socket = 2;
+  int threads_per_core = 1;
+  double clock_hz      = 3e9;
+  double reference_hz  = 3e9;
+  /// Work two busy SMT siblings do together, relative to one thread alone (1.0 = no gain).
+  double smt_throughput = 1.25;
+  double time_slice     = 3e-3;
+  /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit).
+  double idle_wakeup = 20e-6;
+  /// CPU time to switch a busy CPU from one process to another.
+  double context_switch = 2e-6;
+  /// Cache-line transfer costs for atomic operations.
+  double line_hit    = 1e-9;   // the line is already in this core's cache
+  double line_local  = 50e-9;  // from another core of the same socket
+  double line_remote = 150e-9; // from another socket
+  /// Each operation already queued on a contended line adds this fraction of a transfer.
+  double line_contention = 0.1;
+};
+
+class Cpu {
+public:
+  explicit Cpu(const CpuParams& params);
+
+  const CpuParams& params() const { return params_; }
+  int slots() const { return static_cast<int>(slots_.size()); }
+  int socket_of(int slot) const { return slot / (params_.cores_per_socket * params_.threads_per_core); }
+  int core_of(int slot) const { return slot / params_.threads_per_core; }
+
+  /// Gives proc a free slot, preferring the one it last ran on, then an idle core. False if none.
+  bool try_take(Proc& proc);
+  /// Puts proc at the back of the run queue; the slot arrives through Proc::grant().
+  void enqueue(Proc& proc);
+  /// Frees proc's slot, handing it to the first process in the run queue if any.
+  void release(Proc& proc);
+  bool has_waiters() const { return !run_queue_.empty(); }
+  std::size_t run_queue_length() const { return run_queue_.size(); }
+
+  /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
+  double duration(int slot, double ref_ns) const;
+  /// Cost of moving a cache line last written from slot `from` to slot `to` (-1: never written).
+  double transfer(int from, int to) const;
+
+  /// Sum over slots of the seconds they were held since the last reset_stats().
+  double busy_seconds(double now) const;
+  void reset_stats(double now);
+
+private:
+  void assign(Proc& proc, int slot, double now);
+  int pick_free_slot(int preferred) const;
+
+  struct Slot {
+    Proc* holder      = nullptr;
+    double held_since = 0;
+  };
+  CpuParams params_;
+  std::vector<Slot> slots_;
+  std::vector<int> busy_per_core_;
+  std::deque<Proc*> run_queue_;
+  int free_slots_      = 0;
+  double busy_seconds_ = 0;
+  double smt_slowdown_ = 1;
+  double stats_since_  = 0;
+};
+
+} // namespace sim

@@ -1,0 +1,186 @@
+/* Simulated processes: lazily simulated CPU work, sleeping on a semaphore, run-queue waits. */
+#include "sim/proc.hpp"
+
+#include "sim/cpu.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include <algorithm>
+
+namespace sim {
+
+namespace {
+double now()
+{
+  return simgrid::s4u::Engine::get_clock();
+}
+} // namespace
+
+Proc::Proc(std::string name, int id, Cpu& cpu)
+    : name_(std::move(name)), id_(id), cpu_(cpu), sem_(simgrid::s4u::Semaphore::create(0))
+{
+}
+
+double Proc::local_time() const
+{
+  if (pending_work_ == 0 && pending_stall_ == 0) return now();
+  const int slot = slot_ >= 0 ? slot_ : 0;
+  return now() + cpu_.duration(slot, pending_work_) + pending_stall_;
+}
+
+void Proc::flush()
+{
+  take_cpu();
+  if (pending_work_ == 0 && pending_stall_ == 0) return;
+  const double ref_ns = pending_work_;
+  const double stall  = pending_stall_;
+  pending_work_       = 0;
+  pending_stall_      = 0;
+  run(cpu_.duration(slot_, ref_ns) + stall);
+}
+
+// Runs for `seconds` on the CPU, in time slices: when a slice ends while others wait for a CPU,
+// the process goes to the back of the run queue, as a preempted process does.
+void Proc::run(double seconds)
+{
+  while (seconds > 0) {
+    if (slice_left_ <= 0) {
+      if (cpu_.has_waiters()) {
+        cpu_.release(*this);
+        cpu_.enqueue(*this);
+        while (!granted) park(-1);
+      }
+      slice_left_ = cpu_.params().time_slice;
+    }
+    const double chunk = std::min(seconds, slice_left_);
+    simgrid::s4u::this_actor::sleep_for(chunk);
+    seconds -= chunk;
+    slice_left_ -= chunk;
+  }
+}
+
+void Proc::take_cpu()
+{
+  if (on_cpu_) return;
+  if (!cpu_.try_take(*this)) {
+    cpu_.enqueue(*this);
+    while (!granted) park(-1);
+  }
+  slice_left_ = cpu_.params().time_slice;
+}
+
+void Proc::give_up_cpu()
+{
+  if (on_cpu_) cpu_.release(*this);
+}
+
+// A process that stopped waiting needs a CPU before it can do anything: onto an idle CPU after
+// the idle-exit latency, or through the run queue and a context switch.
+void Proc::resume()
+{
+  if (cpu_.try_take(*this)) {
+    stall(cpu_.params().idle_wakeup);
+  } else {
+    cpu_.enqueue(*this);
+    while (!granted) park(-1);
+    stall(cpu_.params().context_switch);
+  }
+  slice_left_ = cpu_.params().time_slice;
+  flush();
+}
+
+bool Proc::park(double timeout)
+{
+  if (wake_issued_) {
+    // A wake() arrived while this process was running: the semaphore holds it.
+    sem_->acquire();
+    wake_issued_ = false;
+    return true;
+  }
+  bool woken = true;
+  if (timeout < 0)
+    sem_->acquire();
+  else
+    woken = !sem_->acquire_timeout(timeout);
+  if (!woken && wake_issued_) {
+    // Timed out, but a wake() came before this process ran again: take the token it left.
+    sem_->acquire();
+    woken = true;
+  }
+  wake_issued_ = false;
+  return woken;
+}
+
+void Proc::wake()
+{
+  if (wake_issued_) return;
+  wake_issued_ = true;
+  sem_->release();
+}
+
+void Proc::exit()
+{
+  flush();
+  give_up_cpu();
+}
+
+void Proc::sleep(WaitEventId event)
+{
+  flush();
+  set_event(event);
+  give_up_cpu();
+  park(-1);
+  set_event(kCpu);
+  resume();
+}
+
+bool Proc::sleep_for(double timeout, WaitEventId event)
+{
+  flush();
+  set_event(event);
+  give_up_cpu();
+  const bool woken = park(timeout);
+  set_event(kCpu);
+  resume();
+  return woken;
+}
+
+void Proc::block_until(double when, WaitEventId event)
+{
+  flush();
+  if (when <= now()) return;
+  set_event(event);
+  give_up_cpu();
+  simgrid::s4u::this_actor::sleep_until(when);
+  set_event(kCpu);
+  resume();
+}
+
+void Proc::set_event(WaitEventId event)
+{
+  const double t = now();
+  times_.add(event_, active_, t - event_since_);
+  event_       = event;
+  event_since_ = t;
+}
+
+void Proc::set_active(bool active)
+{
+  if (active == active_) return;
+  set_event(event_);
+  active_ = active;
+}
+
+void Proc::settle_wait_times()
+{
+  set_event(event_);
+}
+
+void Proc::reset_wait_times()
+{
+  event_since_ = now();
+  times_.clear();
+}
+
+} // namespace sim

@@ -1,0 +1,99 @@
+/* A simulated operating-system process (a PostgreSQL backend, the WAL writer, a pgbench thread).
+ *
+ * Each Proc is driven by one SimGrid actor and owns a semaphore, as each PGPROC owns one: a
+ * process that must wait sleeps on it and whoever releases it wakes it. CPU work is accrued and
+ * simulated lazily, so consecutive pieces of work cost one simulated sleep: a model calls work()
+ * for costs and flush() before anything other processes can observe (taking a lock, publishing
+ * an LSN). Waiting gives up the CPU; waking needs a CPU again, through the run queue.
+ */
+#pragma once
+
+#include "sim/wait_events.hpp"
+
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sim {
+
+class Cpu;
+class LWLock;
+
+class Proc {
+public:
+  Proc(std::string name, int id, Cpu& cpu);
+  Proc(const Proc&)            = delete;
+  Proc& operator=(const Proc&) = delete;
+
+  const std::string& name() const { return name_; }
+  int id() const { return id_; }
+  Cpu& cpu() const { return cpu_; }
+  /// The hardware thread this process runs on, or last ran on (-1 before it first runs).
+  int slot() const { return slot_; }
+  bool on_cpu() const { return on_cpu_; }
+
+  /// Accrues CPU work, in nanoseconds at the reference clock.
+  void work(double ref_ns) { pending_work_ += ref_ns; }
+  /// Accrues time that keeps the CPU busy without being work at a clock (waiting for a cache
+  /// line, spinning), in seconds.
+  void stall(double seconds) { pending_stall_ += seconds; }
+  /// Gets a CPU if the process has none and simulates the accrued work on it.
+  void flush();
+  /// Simulated time at which this process's accrued work will be done.
+  double local_time() const;
+
+  /// Gives up the CPU and sleeps until wake(). Spurious returns are possible: callers recheck.
+  void sleep(WaitEventId event);
+  /// As sleep(), with a timeout; false when the timeout expired without a wake().
+  bool sleep_for(double timeout, WaitEventId event);
+  /// Gives up the CPU for a known time (I/O, a network hop).
+  void block_until(double when, WaitEventId event);
+  /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
+  void wake();
+  /// The process ends: its accrued work is simulated and its CPU given up.
+  void exit();
+
+  /// pg_stat_activity's state: whether the process counts as 'active' for wait-event shares.
+  void set_active(bool active);
+  bool active() const { return active_; }
+  WaitEventId wait_event() const { return event_; }
+  const WaitTimes& wait_times() const { return times_; }
+  /// Adds time up to now into the wait-time totals and starts new ones at now.
+  void reset_wait_times();
+  void settle_wait_times();
+
+  // State owned by sim/lwlock.cpp, kept here as PGPROC keeps it (lwWaiting, held_lwlocks).
+  bool lw_waiting           = false;
+  std::uint8_t lw_wait_mode = 0;
+  std::vector<const LWLock*> held_lwlocks;
+  /// State owned by the CPU run queue: set when the scheduler hands this process a slot.
+  bool granted = false;
+
+private:
+  friend class Cpu;
+  void take_cpu();
+  void give_up_cpu();
+  void resume();
+  void run(double seconds);
+  void set_event(WaitEventId event);
+  bool park(double timeout);
+
+  std::string name_;
+  int id_;
+  Cpu& cpu_;
+  simgrid::s4u::SemaphorePtr sem_;
+  int slot_             = -1;
+  bool on_cpu_          = false;
+  double slice_left_    = 0;
+  double pending_work_  = 0;
+  double pending_stall_ = 0;
+  bool wake_issued_     = false;
+  bool active_          = false;
+  WaitEventId event_    = kCpu;
+  double event_since_   = 0;
+  WaitTimes times_;
+};
+
+} // namespace sim

@@ -1,0 +1,189 @@
+/* The CPU model: sharing by time slices, SMT, wake-up latencies, cache-line contention, latches. */
+#include "sim/cacheline.hpp"
+#include "sim/latch.hpp"
+#include "sim_harness.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using sim::Proc;
+using test::at;
+using test::Harness;
+
+namespace {
+constexpr double ms = 1e-3;
+constexpr double us = 1e-6;
+} // namespace
+
+TEST_CASE("CPU: more runnable processes than cores share them by time slices", "[cpu]")
+{
+  auto params       = test::quiet_cpu(2);
+  params.time_slice = 1 * ms;
+  Harness h(params);
+  std::vector<double> done(4, -1);
+  for (int i = 0; i < 4; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
+      p.work(10 * ms * 1e9);
+      p.flush();
+      done[static_cast<std::size_t>(i)] = Harness::now();
+    });
+  h.run(1);
+  // 40 ms of work on 2 cores ends at 20 ms; round-robin slices make everyone finish near the end.
+  for (double d : done) {
+    CHECK(d <= 20 * ms + 1e-9);
+    CHECK(d >= 19 * ms - 1e-9);
+  }
+  CHECK(h.cpu.busy_seconds(Harness::now()) == Approx(40 * ms));
+}
+
+TEST_CASE("CPU: a process runs alone when there are enough cores", "[cpu]")
+{
+  Harness h(test::quiet_cpu(4));
+  std::vector<double> done(4, -1);
+  for (int i = 0; i < 4; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
+      p.work(10 * ms * 1e9);
+      p.flush();
+      done[static_cast<std::size_t>(i)] = Harness::now();
+    });
+  h.run(1);
+  for (double d : done) CHECK(d == Approx(10 * ms));
+}
+
+TEST_CASE("CPU: work scales with the clock against the reference clock", "[cpu]")
+{
+  auto params         = test::quiet_cpu(1);
+  params.clock_hz     = 2e9;
+  params.reference_hz = 3e9;
+  Harness h(params);
+  double done = -1;
+  h.start(h.proc("p"), [&](Proc& p) {
+    p.work(1000); // 1 us at 3 GHz
+    p.flush();
+    done = Harness::now();
+  });
+  h.run(1);
+  CHECK(done == Approx(1.5 * us));
+}
+
+TEST_CASE("CPU: busy SMT siblings share a core's throughput", "[cpu]")
+{
+  auto params             = test::quiet_cpu(1);
+  params.threads_per_core = 2;
+  params.smt_throughput   = 1.25;
+  Harness h(params);
+  std::vector<double> done(2, -1);
+  for (int i = 0; i < 2; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
+      p.work(1 * ms * 1e9);
+      p.flush();
+      done[static_cast<std::size_t>(i)] = Harness::now();
+    });
+  h.run(1);
+  // The first starts alone at full speed; the second sees a busy sibling and runs at 0.625.
+  CHECK(done[0] == Approx(1 * ms));
+  CHECK(done[1] == Approx(1.6 * ms));
+}
+
+TEST_CASE("CPU: waking onto an idle CPU costs the idle-exit latency, onto a busy one the run queue", "[cpu]")
+{
+  auto params        = test::quiet_cpu(1);
+  params.idle_wakeup = 30 * us;
+  params.time_slice  = 1.0;
+  Harness h(params);
+  double woke_idle = -1, woke_busy = -1;
+  Proc& sleeper = h.proc("sleeper");
+  Proc& waker   = h.proc("waker");
+  h.start(sleeper, [&](Proc& p) {
+    p.sleep(1);
+    woke_idle = Harness::now();
+    p.sleep(1);
+    woke_busy = Harness::now();
+  });
+  h.start(waker, [&](Proc& p) {
+    at(p, 1 * ms);
+    sleeper.wake(); // CPU idle: the sleeper runs after 30 us
+    at(p, 2 * ms);
+    p.flush();
+    sleeper.wake();
+    p.work(1 * ms * 1e9); // the waker keeps the only CPU for 1 ms
+    p.flush();
+  });
+  h.run(1);
+  CHECK(woke_idle == Approx(1 * ms + 30 * us));
+  // woken at 2 ms + 30 us (the waker's own idle exit), the sleeper waits for the CPU
+  CHECK(woke_busy == Approx(3 * ms + 30 * us));
+}
+
+namespace {
+// Mean time per atomic (hold included) when `cores` processes hammer one line.
+double mean_atomic_cost(int cores)
+{
+  auto params            = test::quiet_cpu(cores);
+  params.line_hit        = 1e-9;
+  params.line_local      = 50e-9;
+  params.line_contention = 0.1;
+  Harness h(params);
+  sim::CacheLine line;
+  double total = 0;
+  for (int i = 0; i < cores; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&](Proc& p) {
+      for (int k = 0; k < 100; k++) {
+        const double t0 = Harness::now();
+        line.rmw(p, 10e-9);
+        p.work(200); // 200 ns of other work between atomics
+        p.flush();
+        total += Harness::now() - t0 - 200e-9;
+      }
+    });
+  h.run(1);
+  return total / (100.0 * cores);
+}
+} // namespace
+
+// One simulation per process: each contention level is its own test case.
+TEST_CASE("Cache line: one core alone pays the hold and a cache hit", "[cpu][cacheline]")
+{
+  CHECK(mean_atomic_cost(1) == Approx(11e-9).margin(0.5e-9));
+}
+
+TEST_CASE("Cache line: eight contending cores pay far more than one", "[cpu][cacheline]")
+{
+  // Every operation now moves the line between cores (50 ns) and queues behind the others.
+  CHECK(mean_atomic_cost(8) > 3 * 61e-9);
+}
+
+TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at the setter's cost", "[latch]")
+{
+  Harness h(test::quiet_cpu(2));
+  Proc& owner  = h.proc("walwriter");
+  Proc& setter = h.proc("backend");
+  sim::Latch latch(owner, 2 * us);
+  bool first = true, second = false, third = false;
+  double t_first = -1, t_second = -1, setter_done = -1;
+  h.start(owner, [&](Proc&) {
+    first    = latch.wait(1 * ms, 1);
+    t_first  = Harness::now();
+    second   = latch.wait(10 * ms, 1);
+    t_second = Harness::now();
+    latch.reset();
+    third = latch.is_set();
+  });
+  h.start(setter, [&](Proc& p) {
+    at(p, 3 * ms);
+    latch.set(p);
+    latch.set(p); // already set: free
+    p.flush();
+    setter_done = Harness::now();
+  });
+  h.run(1);
+  CHECK_FALSE(first);
+  CHECK(t_first == Approx(1 * ms));
+  CHECK(second);
+  CHECK(t_second == Approx(3 * ms));
+  CHECK(setter_done == Approx(3 * ms + 2 * us));
+  CHECK_FALSE(third);
+}
