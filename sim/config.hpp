@@ -78,7 +78,7 @@ public:
   const std::string& pointer() const { return pointer_; }
   bool has(const std::string& key) const;
 
-  Object object(const std::string& key); // absent -> empty object
+  Object object(const std::string& key);               // absent -> empty object
   std::vector<Object> objects(const std::string& key); // array of objects; absent -> empty
 
   /// nullopt default = the key is required.

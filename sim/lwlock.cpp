@@ -101,16 +101,18 @@ void LWLock::note_released(Proc& proc)
   held.erase(std::next(it).base());
 }
 
-void LWLock::acquire(Proc& proc, LWLockMode mode)
+bool LWLock::acquire(Proc& proc, LWLockMode mode)
 {
   proc.flush();
   const double start = now();
+  bool immediate     = true;
   (mode == LWLockMode::Exclusive ? stats_.exacq : stats_.shacq)++;
   for (;;) {
     if (attempt(proc, mode)) break;
     // Queue first, then try once more, so a release between the two cannot be missed.
     queue_self(proc, mode);
     if (params_.spinlock_impl || !attempt(proc, mode)) {
+      immediate = false;
       sleep_until_woken(proc);
       release_ok_ = true;
       continue;
@@ -120,6 +122,7 @@ void LWLock::acquire(Proc& proc, LWLockMode mode)
   }
   note_held(proc);
   stats_.acquire_seconds += proc.local_time() - start;
+  return immediate;
 }
 
 bool LWLock::conditional_acquire(Proc& proc, LWLockMode mode)

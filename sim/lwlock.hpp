@@ -58,7 +58,8 @@ public:
 
   const std::string& name() const { return name_; }
 
-  void acquire(Proc& proc, LWLockMode mode);             // LWLockAcquire
+  /// LWLockAcquire: true if the lock was had without sleeping.
+  bool acquire(Proc& proc, LWLockMode mode);
   bool conditional_acquire(Proc& proc, LWLockMode mode); // LWLockConditionalAcquire
   /// LWLockAcquireOrWait: true with the lock if it was free; else waits until it is released
   /// and returns false without it.

@@ -16,11 +16,11 @@
 namespace sim {
 
 struct NvmeParams {
-  int queue_depth        = 32;
-  double read_latency    = 80e-6;  // seconds per read command, excluding transfer
-  double write_latency   = 15e-6;  // seconds per write command, excluding transfer
-  double flush_latency   = 100e-6; // seconds for a cache flush
-  double bandwidth       = 2e9;    // bytes per second, shared by all commands
+  int queue_depth      = 32;
+  double read_latency  = 80e-6;  // seconds per read command, excluding transfer
+  double write_latency = 15e-6;  // seconds per write command, excluding transfer
+  double flush_latency = 100e-6; // seconds for a cache flush
+  double bandwidth     = 2e9;    // bytes per second, shared by all commands
 };
 
 struct NvmeStats {
@@ -45,7 +45,7 @@ private:
   NvmeParams params_;
   NvmeStats stats_;
   std::priority_queue<double, std::vector<double>, std::greater<double>> slot_free_; // slot free times
-  double channel_free_   = 0; // when the transfer channel is next free
+  double channel_free_    = 0; // when the transfer channel is next free
   double last_completion_ = 0; // latest completion of any command, for flush ordering
   double last_submit_     = 0; // submission times must not decrease (checked in debug builds)
 };

@@ -25,8 +25,20 @@ Proc::Proc(std::string name, int id, Cpu& cpu)
 double Proc::local_time() const
 {
   if (pending_work_ == 0 && pending_stall_ == 0) return now();
-  const int slot = slot_ >= 0 ? slot_ : 0;
-  return now() + cpu_.duration(slot, pending_work_) + pending_stall_;
+  return now() + seconds_for(pending_work_) + pending_stall_;
+}
+
+double Proc::seconds_for(double ref_ns) const
+{
+  return cpu_.duration(slot_ >= 0 ? slot_ : 0, ref_ns);
+}
+
+void Proc::syscall(double seconds, WaitEventId event)
+{
+  flush();
+  set_event(event);
+  run(seconds);
+  set_event(kCpu);
 }
 
 void Proc::flush()

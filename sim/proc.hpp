@@ -43,6 +43,10 @@ public:
   void flush();
   /// Simulated time at which this process's accrued work will be done.
   double local_time() const;
+  /// Seconds that ref_ns of work takes on this process's CPU now.
+  double seconds_for(double ref_ns) const;
+  /// Time in a system call, on the CPU but reported under a wait event (pwrite: IO:WALWrite).
+  void syscall(double seconds, WaitEventId event);
 
   /// Gives up the CPU and sleeps until wake(). Spurious returns are possible: callers recheck.
   void sleep(WaitEventId event);

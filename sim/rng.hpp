@@ -21,7 +21,7 @@ public:
   Rng(std::uint64_t seed, std::uint64_t key);
 
   std::uint64_t next_u64() { return engine_(); }
-  double uniform();                                      // [0, 1), 53 random bits
+  double uniform();                                              // [0, 1), 53 random bits
   std::uint64_t uniform_int(std::uint64_t lo, std::uint64_t hi); // inclusive, unbiased
   double exponential(double mean);
   bool bernoulli(double p);
