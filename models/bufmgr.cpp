@@ -1,0 +1,38 @@
+/* The parts of bufmgr.c (PostgreSQL 15) that heap access needs: pins on the buffer header's
+ * state word, and marking a buffer dirty for a hint bit (MarkBufferDirtyHint), which with
+ * wal_log_hints needs a full-page image on the page's first change after a checkpoint. */
+#include "models/heapam.hpp"
+
+namespace pg {
+
+void Heapam::PinBuffer(Backend& me, HeapPage& page)
+{
+  page.header.rmw(me.proc);
+  me.proc.work(costs_.buffer_pin);
+  page.pins++;
+}
+
+void Heapam::UnpinBuffer(Backend& me, HeapPage& page)
+{
+  page.header.rmw(me.proc);
+  page.pins--;
+}
+
+bool Heapam::needs_image(const HeapPage& page) const
+{
+  return xlog_.needs_image(page.lsn);
+}
+
+void Heapam::MarkBufferDirtyHint(Backend& me, Relation& rel, HeapPage& page)
+{
+  if (page.dirty) return;
+  if (scenario_.settings.wal_log_hints && rel.permanent() && needs_image(page)) {
+    // XLogSaveBufferForHint: a record carrying only the page's image.
+    page.lsn = xlog_.XLogInsert(me, XLogRecordData{24 + 2 + 20 + 5 + BLCKSZ - page.free_bytes, 1});
+  }
+  page.header.rmw(me.proc);
+  page.dirty = true;
+  hint_stats_.dirtied_page++;
+}
+
+} // namespace pg

@@ -1,0 +1,135 @@
+/* walsim run: simulate one scenario. */
+#include "models/cli/cli.hpp"
+#include "models/cli/scenario_args.hpp"
+#include "models/report.hpp"
+#include "models/run.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+
+namespace cli {
+
+namespace {
+
+const char* kRunUsage = "usage: walsim run SCENARIO.json [options]\n\n"
+                        "Simulates the scenario and prints a pgbench-style summary, the server's LWLock\n"
+                        "statistics and wait events. Everything but the host's wall time is determined by\n"
+                        "the scenario and its seed.\n";
+
+void check_output_path(const std::string& path)
+{
+  const auto dir = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error("--json " + path + ": directory " + dir.string() + " does not exist");
+  if (access(dir.c_str(), W_OK) != 0)
+    throw std::runtime_error("--json " + path + ": directory " + dir.string() + " is not writable");
+}
+
+} // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text)
+{
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+int run_command(const std::vector<std::string>& args)
+{
+  ScenarioArgs scenario_args;
+  po::options_description desc("run options");
+  scenario_args.add_options(desc);
+  desc.add_options()("help,h", "this help")("json", po::value<std::string>(),
+                                            "write every result as JSON to this file (atomically)")(
+      "reproducible", "leave the host's wall time and memory out of the JSON, so it is byte-identical between runs")(
+      "progress,P", po::value<std::string>(), "pgbench -P: a progress line every so many simulated seconds, e.g. 5s")(
+      "quiet,q", "no progress or timing lines on stderr")("sg-cfg", po::value<std::vector<std::string>>()->composing(),
+                                                          "pass a --cfg=... option to SimGrid (expert)");
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::string>());
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "walsim run: " << e.what() << "\n" << kRunUsage << "Run \"walsim run --help\" for the options.\n";
+    return kBadInput;
+  }
+  if (vm.count("help")) {
+    std::cout << kRunUsage << "\n" << desc;
+    return kOk;
+  }
+  if (!vm.count("scenario")) {
+    std::cerr << "walsim run: no scenario file given\n" << kRunUsage;
+    return kBadInput;
+  }
+  scenario_args.file = vm["scenario"].as<std::string>();
+  scenario_args.collect(vm);
+  if (vm.count("progress")) scenario_args.sets.push_back("pgbench.progress=" + vm["progress"].as<std::string>());
+  const bool quiet = vm.count("quiet") > 0;
+
+  pg::Scenario scenario;
+  std::string json_path;
+  try {
+    scenario = scenario_args.load();
+    if (vm.count("json")) {
+      json_path = vm["json"].as<std::string>();
+      check_output_path(json_path);
+    }
+  } catch (const std::exception& e) {
+    print_config_error(e);
+    return kBadInput;
+  }
+
+  pg::RunOptions options;
+  if (vm.count("sg-cfg"))
+    for (const auto& c : vm["sg-cfg"].as<std::vector<std::string>>()) options.simgrid_args.push_back("--cfg=" + c);
+  if (!quiet)
+    options.on_progress = [](const pg::Progress& p) {
+      std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f\n", p.elapsed, p.tps,
+                   p.latency_avg * 1e3, p.latency_stddev * 1e3);
+    };
+  pg::RunResult result;
+  try {
+    result = pg::run_scenario(scenario, options);
+  } catch (const std::logic_error& e) {
+    std::cerr << "walsim: internal error: " << e.what() << "\n";
+    return kInternalError;
+  }
+  pg::print_summary(std::cout, result);
+  if (!quiet)
+    std::fprintf(stderr,
+                 "walsim: simulated %.1f s in %.2f s of wall time (%.0f transactions per wall second), "
+                 "peak memory %ld MB\n",
+                 scenario.run.warmup + scenario.run.duration, result.wall_seconds,
+                 result.wall_seconds > 0 ? static_cast<double>(result.all_transactions) / result.wall_seconds : 0,
+                 result.peak_rss_kb / 1024);
+  if (!json_path.empty()) {
+    try {
+      write_file_atomically(json_path, pg::to_json(result, !vm.count("reproducible")).dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "walsim: " << e.what() << "\n";
+      return kFailed;
+    }
+  }
+  return kOk;
+}
+
+} // namespace cli

@@ -1,0 +1,57 @@
+/* Loading a scenario from the command line. */
+#include "models/cli/scenario_args.hpp"
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace cli {
+
+void ScenarioArgs::add_options(po::options_description& desc)
+{
+  desc.add_options()("set", po::value<std::vector<std::string>>()->composing(),
+                     "override a scenario key: KEY.PATH=VALUE, e.g. settings.NUM_XLOGINSERT_LOCKS=16 (repeatable)")(
+      "seed", po::value<std::uint64_t>(), "random seed (run.seed)")("clients,c", po::value<int>(),
+                                                                    "pgbench -c: number of clients (pgbench.clients)")(
+      "jobs,j", po::value<int>(), "pgbench -j: number of threads (pgbench.jobs)")(
+      "time,T", po::value<std::string>(), "pgbench -T: measured duration, e.g. 30s (pgbench.time)")(
+      "protocol,M", po::value<std::string>(), "pgbench -M: simple, extended or prepared (pgbench.protocol)")(
+      "builtin,b", po::value<std::string>(),
+      "pgbench -b: tpcb-like, simple-update, select-only, tpcb-func, insert-only")(
+      "scale", po::value<int>(), "pgbench -s: scale factor (pgbench.scale)");
+}
+
+void ScenarioArgs::collect(const po::variables_map& vm)
+{
+  if (vm.count("set")) sets = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("clients")) sets.push_back("pgbench.clients=" + std::to_string(vm["clients"].as<int>()));
+  if (vm.count("jobs")) sets.push_back("pgbench.jobs=" + std::to_string(vm["jobs"].as<int>()));
+  if (vm.count("time")) sets.push_back("pgbench.time=" + vm["time"].as<std::string>());
+  if (vm.count("protocol")) sets.push_back("pgbench.protocol=" + vm["protocol"].as<std::string>());
+  if (vm.count("builtin")) sets.push_back("pgbench.builtin=" + vm["builtin"].as<std::string>());
+  if (vm.count("scale")) sets.push_back("pgbench.scale=" + std::to_string(vm["scale"].as<int>()));
+  if (vm.count("seed")) sets.push_back("run.seed=" + std::to_string(vm["seed"].as<std::uint64_t>()));
+}
+
+sim::config::Document ScenarioArgs::document() const
+{
+  sim::config::Document doc = sim::config::Document::load(file);
+  for (const auto& s : sets) doc.set(s);
+  return doc;
+}
+
+pg::Scenario ScenarioArgs::load() const
+{
+  return pg::read_scenario(document());
+}
+
+void print_config_error(const std::exception& e)
+{
+  if (const auto* ce = dynamic_cast<const sim::config::Error*>(&e)) {
+    for (const auto& p : ce->problems()) std::cerr << "walsim: " << p.to_string() << "\n";
+    return;
+  }
+  std::cerr << "walsim: " << e.what() << "\n";
+}
+
+} // namespace cli

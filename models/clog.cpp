@@ -1,0 +1,203 @@
+/* The commit log: clog.c and the parts of slru.c it uses (PostgreSQL 15). See clog.hpp. */
+#include "models/clog.hpp"
+
+#include "models/xlog.hpp"
+
+#include <algorithm>
+
+namespace pg {
+
+namespace {
+int clog_buffers(const Settings& s)
+{
+  if (s.num_clog_buffers > 0) return s.num_clog_buffers;
+  // CLOGShmemBuffers(): Min(128, Max(4, NBuffers / 512)).
+  const double nbuffers = s.shared_buffers / BLCKSZ;
+  return static_cast<int>(std::min(128.0, std::max(4.0, std::floor(nbuffers / 512))));
+}
+
+int page_of(TransactionId xid)
+{
+  return static_cast<int>(xid / CLOG_XACTS_PER_PAGE);
+}
+} // namespace
+
+Clog::Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
+    : scenario_(scenario), ev_(events), xlog_(xlog),
+      XactSLRULock_("XactSLRULock", events.XactSLRU, scenario.policies.lwlock)
+{
+  const auto n = static_cast<std::size_t>(clog_buffers(scenario.settings));
+  page_number_.assign(n, -1);
+  lru_count_.assign(n, 0);
+  dirty_.assign(n, false);
+}
+
+XidStatus Clog::peek(TransactionId xid) const
+{
+  if (xid < FirstNormalTransactionId) return XidStatus::Committed; // bootstrap and frozen transaction ids
+  return xid < status_.size() ? status_[xid] : XidStatus::InProgress;
+}
+
+void Clog::record(TransactionId xid, XidStatus status, XLogRecPtr lsn)
+{
+  if (status_.size() <= xid) status_.resize(xid + 1024u, XidStatus::InProgress);
+  status_[xid]            = status;
+  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
+  if (group_lsn_.size() <= group) group_lsn_.resize(group + 16u, InvalidXLogRecPtr);
+  group_lsn_[group] = std::max(group_lsn_[group], lsn);
+}
+
+int Clog::find_slot(int pageno) const
+{
+  for (std::size_t s = 0; s < page_number_.size(); s++)
+    if (page_number_[s] == pageno) return static_cast<int>(s);
+  return -1;
+}
+
+void Clog::touch(int slot)
+{
+  lru_count_[static_cast<std::size_t>(slot)] = ++cur_lru_count_;
+}
+
+// SlruSelectLRUPage: an empty slot, else the least recently used one, written out if dirty.
+int Clog::SlruSelectLRUPage(Backend& me)
+{
+  std::size_t victim = 0;
+  for (std::size_t s = 0; s < page_number_.size(); s++) {
+    if (page_number_[s] < 0) return static_cast<int>(s);
+    if (lru_count_[s] < lru_count_[victim]) victim = s;
+  }
+  if (dirty_[victim]) {
+    const auto& os = scenario_.hardware.os;
+    me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
+    stats_.blks_written++;
+    dirty_[victim] = false;
+  }
+  return static_cast<int>(victim);
+}
+
+void Clog::SimpleLruReadPage(Backend& me, int pageno)
+{
+  int slot = find_slot(pageno);
+  if (slot < 0) {
+    slot = SlruSelectLRUPage(me);
+    // pg_xact lives in the OS page cache: a read is a system call and a copy.
+    const auto& os = scenario_.hardware.os;
+    me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
+    page_number_[static_cast<std::size_t>(slot)] = pageno;
+    dirty_[static_cast<std::size_t>(slot)]       = false;
+    stats_.blks_read++;
+  } else {
+    stats_.blks_hit++;
+  }
+  touch(slot);
+}
+
+XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPtr* lsn)
+{
+  const int pageno = page_of(xid);
+  // SimpleLruReadPage_ReadOnly: a shared lock suffices when the page is resident.
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Shared);
+  const int slot = find_slot(pageno);
+  if (slot >= 0) {
+    touch(slot);
+    stats_.blks_hit++;
+  } else {
+    XactSLRULock_.release(me.proc);
+    XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+    SimpleLruReadPage(me, pageno);
+  }
+  me.proc.work(scenario_.costs.clog_fetch);
+  const XidStatus status  = peek(xid);
+  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
+  *lsn                    = group < group_lsn_.size() ? group_lsn_[group] : InvalidXLogRecPtr;
+  XactSLRULock_.release(me.proc);
+  return status;
+}
+
+void Clog::TransactionIdSetTreeStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn)
+{
+  TransactionIdSetPageStatus(me, xid, status, lsn, page_of(xid));
+}
+
+void Clog::TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno)
+{
+  if (scenario_.policies.clog_group_update) {
+    // Update our own status if the lock is free at once; else let a group leader do it.
+    if (XactSLRULock_.conditional_acquire(me.proc, sim::LWLockMode::Exclusive)) {
+      TransactionIdSetPageStatusInternal(me, xid, status, lsn);
+      XactSLRULock_.release(me.proc);
+      return;
+    }
+    if (TransactionGroupUpdateXidStatus(me, xid, status, lsn, pageno)) return;
+  }
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  TransactionIdSetPageStatusInternal(me, xid, status, lsn);
+  XactSLRULock_.release(me.proc);
+}
+
+void Clog::TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn)
+{
+  const int pageno = page_of(xid);
+  SimpleLruReadPage(me, pageno);
+  dirty_[static_cast<std::size_t>(find_slot(pageno))] = true;
+  me.proc.work(scenario_.costs.clog_set);
+  record(xid, status, lsn);
+}
+
+bool Clog::TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno)
+{
+  me.clogGroupMember          = true;
+  me.clogGroupMemberXid       = xid;
+  me.clogGroupMemberXidStatus = status;
+  me.clogGroupMemberPage      = pageno;
+  me.clogGroupMemberLsn       = lsn;
+
+  // Join the group only if it is for the same CLOG page (compare-and-swap on clogGroupFirst).
+  group_first_.rmw(me.proc);
+  if (!group_.empty() && group_.front()->clogGroupMemberPage != pageno) {
+    me.clogGroupMember = false;
+    return false;
+  }
+  const bool leader = group_.empty();
+  group_.push_back(&me);
+  if (!leader) {
+    while (me.clogGroupMember) me.proc.sleep(ev_.XactGroupUpdate);
+    return true;
+  }
+
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  group_first_.rmw(me.proc);
+  std::vector<Backend*> members;
+  members.swap(group_);
+  for (Backend* m : members)
+    TransactionIdSetPageStatusInternal(me, m->clogGroupMemberXid, m->clogGroupMemberXidStatus, m->clogGroupMemberLsn);
+  XactSLRULock_.release(me.proc);
+  stats_.group_updates++;
+  stats_.group_members += members.size() - 1;
+
+  for (Backend* m : members) {
+    m->clogGroupMember = false;
+    if (m != &me) {
+      me.proc.stall(scenario_.hardware.os.futex_wake);
+      m->proc.wake();
+    }
+  }
+  return true;
+}
+
+void Clog::ExtendCLOG(Backend& me, TransactionId newestXact)
+{
+  if (newestXact % CLOG_XACTS_PER_PAGE != 0 && newestXact != FirstNormalTransactionId) return;
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  // ZeroCLOGPage: take a buffer for the new page, and WAL-log the zeroing.
+  const int slot                               = SlruSelectLRUPage(me);
+  page_number_[static_cast<std::size_t>(slot)] = page_of(newestXact);
+  dirty_[static_cast<std::size_t>(slot)]       = true;
+  touch(slot);
+  stats_.blks_zeroed++;
+  xlog_.XLogInsert(me, XLogRecordData{32, 0});
+  XactSLRULock_.release(me.proc);
+}
+
+} // namespace pg

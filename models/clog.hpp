@@ -1,0 +1,83 @@
+/* The commit log, following src/backend/access/transam/clog.c and slru.c of PostgreSQL 15:
+ * two status bits per transaction on 8kB pages kept in NUM_CLOG_BUFFERS shared buffers under
+ * CLogControlLock (XactSLRULock), a group commit LSN per 1024 transactions for asynchronous
+ * commits, and the group status update of TransactionGroupUpdateXidStatus (PostgreSQL 11+,
+ * first proposed in the 2016 "Speed up Clog Access" thread) as a policy. */
+#pragma once
+
+#include "models/backend.hpp"
+#include "models/scenario.hpp"
+#include "models/types.hpp"
+#include "models/wait_event.hpp"
+#include "sim/cacheline.hpp"
+#include "sim/lwlock.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace pg {
+
+class Xlog;
+
+/// pg_stat_slru for the Xact SLRU, plus group-update counts.
+struct SlruStats {
+  std::uint64_t blks_zeroed   = 0;
+  std::uint64_t blks_hit      = 0;
+  std::uint64_t blks_read     = 0;
+  std::uint64_t blks_written  = 0;
+  std::uint64_t group_updates = 0; // leaders' group updates
+  std::uint64_t group_members = 0; // statuses set on behalf of another process
+  std::uint64_t fetches       = 0; // TransactionLogFetch calls (transam.c)
+  std::uint64_t cache_hits    = 0; // ... answered by the single-entry cache
+  void reset() { *this = SlruStats(); }
+};
+
+class Clog {
+public:
+  Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog);
+
+  /// TransactionIdGetStatus: the status and group LSN of xid, read under CLogControlLock.
+  XidStatus TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPtr* lsn);
+  /// TransactionIdSetTreeStatus for a transaction without subtransactions.
+  void TransactionIdSetTreeStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn);
+  /// ExtendCLOG: zero the page of a new transaction id that starts one (under XidGenLock).
+  void ExtendCLOG(Backend& me, TransactionId newestXact);
+
+  /// The recorded status, without cost: for invariant checks and reports only.
+  XidStatus peek(TransactionId xid) const;
+  sim::LWLock& lock() { return XactSLRULock_; }
+  SlruStats& stats() { return stats_; }
+
+private:
+  void TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
+  void TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn);
+  bool TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
+  /// SimpleLruReadPage with the lock held exclusively: makes pageno resident.
+  void SimpleLruReadPage(Backend& me, int pageno);
+  int find_slot(int pageno) const;
+  int SlruSelectLRUPage(Backend& me);
+  void touch(int slot);
+  void record(TransactionId xid, XidStatus status, XLogRecPtr lsn);
+
+  const Scenario& scenario_;
+  const WaitEvents& ev_;
+  Xlog& xlog_;
+  sim::LWLock XactSLRULock_;
+
+  std::vector<XidStatus> status_;     // by transaction id
+  std::vector<XLogRecPtr> group_lsn_; // by transaction id / CLOG_XACTS_PER_LSN_GROUP
+
+  // SLRU buffers.
+  std::vector<int> page_number_; // -1: empty slot
+  std::vector<std::uint64_t> lru_count_;
+  std::vector<bool> dirty_;
+  std::uint64_t cur_lru_count_ = 0;
+
+  // Group update: procglobal->clogGroupFirst and the members' list.
+  sim::CacheLine group_first_;
+  std::vector<Backend*> group_;
+
+  SlruStats stats_;
+};
+
+} // namespace pg

@@ -1,0 +1,141 @@
+/* pgbench's tables, built-in scripts and client threads (pgbench.c, PostgreSQL 15). */
+#include "models/pgbench.hpp"
+
+#include "models/postgres.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+
+namespace pg {
+
+namespace {
+double now()
+{
+  return simgrid::s4u::Engine::get_clock();
+}
+
+// Tuple sizes of pgbench -i's tables. The filler columns of branches, tellers and history are
+// left NULL by pgbench -i (a null bitmap, no data); pgbench_accounts.filler is char(84), stored
+// as 84 blank-padded bytes behind a one-byte varlena header.
+constexpr int Int4 = 4;
+int branches_tuple()
+{
+  return heap_tuple_bytes(Int4 + Int4, true); // bid, bbalance
+}
+int tellers_tuple()
+{
+  return heap_tuple_bytes(Int4 + Int4 + Int4, true); // tid, bid, tbalance
+}
+int accounts_tuple()
+{
+  return heap_tuple_bytes(Int4 + Int4 + Int4 + 1 + 84, false); // aid, bid, abalance, filler
+}
+int history_tuple()
+{
+  return heap_tuple_bytes(4 * Int4 + 8, true); // tid, bid, aid, delta, mtime timestamp
+}
+} // namespace
+
+PgbenchTables::PgbenchTables(const PgbenchSpec& spec, const WaitEvents& ev, const sim::LWLockParams& lp)
+    : branches("pgbench_branches", static_cast<std::uint64_t>(spec.scale), branches_tuple(), spec.fillfactor,
+               !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
+      tellers("pgbench_tellers", 10ull * static_cast<std::uint64_t>(spec.scale), tellers_tuple(), spec.fillfactor,
+              !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
+      accounts("pgbench_accounts", 100000ull * static_cast<std::uint64_t>(spec.scale), accounts_tuple(),
+               spec.fillfactor, !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
+      history("pgbench_history", 0, history_tuple(), 100, !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
+      bulk("walsim_insert", 0, heap_tuple_bytes(static_cast<int>(spec.insert_row_size), false), 100,
+           !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp)
+{
+  if (spec.reused_tables) accounts.set_spare_versions(1);
+}
+
+void build_transaction(const PgbenchSpec& spec, sim::Rng& rng, std::vector<Command>& out)
+{
+  out.clear();
+  const auto scale = static_cast<std::uint64_t>(spec.scale);
+  Command c;
+  // \set aid random(1, 100000 * :scale), \set bid random(1, :scale), \set tid random(1, 10 * :scale)
+  c.aid    = static_cast<std::uint32_t>(rng.uniform_int(1, 100000 * scale));
+  c.bid    = static_cast<std::uint32_t>(rng.uniform_int(1, scale));
+  c.tid    = static_cast<std::uint32_t>(rng.uniform_int(1, 10 * scale));
+  auto add = [&out, &c](CommandKind kind) {
+    c.kind = kind;
+    out.push_back(c);
+  };
+  switch (spec.script) {
+  case Script::TpcbLike:
+    for (CommandKind k :
+         {CommandKind::Begin, CommandKind::UpdateAccounts, CommandKind::SelectAccounts, CommandKind::UpdateTellers,
+          CommandKind::UpdateBranches, CommandKind::InsertHistory, CommandKind::End})
+      add(k);
+    break;
+  case Script::SimpleUpdate:
+    for (CommandKind k : {CommandKind::Begin, CommandKind::UpdateAccounts, CommandKind::SelectAccounts,
+                          CommandKind::InsertHistory, CommandKind::End})
+      add(k);
+    break;
+  case Script::SelectOnly:
+    add(CommandKind::SelectAccounts);
+    break;
+  case Script::TpcbFunc:
+    add(CommandKind::TpcbFunc);
+    break;
+  case Script::InsertOnly:
+    for (CommandKind k : {CommandKind::Begin, CommandKind::InsertRows, CommandKind::End}) add(k);
+    break;
+  }
+}
+
+PgbenchThread::PgbenchThread(int id, sim::Cpu& cpu, const Scenario& scenario, const WaitEvents& events,
+                             PgbenchStats& stats)
+    : proc_("pgbench thread " + std::to_string(id), id, cpu), scenario_(scenario), ev_(events), stats_(stats)
+{
+}
+
+void PgbenchThread::deliver(PgbenchClient* client, double arrival)
+{
+  replies_.push_back(Reply{client, arrival});
+  proc_.wake();
+}
+
+void PgbenchThread::start_transaction(PgbenchClient& c)
+{
+  proc_.work(scenario_.costs.client_transaction);
+  build_transaction(scenario_.pgbench, c.rng, c.txn);
+  c.next = 0;
+  // pgbench times a transaction from just before it sends the first command.
+  c.txn_start = proc_.local_time();
+}
+
+void PgbenchThread::send_next(PgbenchClient& c)
+{
+  proc_.work(scenario_.costs.client_command);
+  proc_.flush();
+  c.conn->send(&c, c.txn[c.next++], now() + scenario_.hardware.network_latency);
+}
+
+void PgbenchThread::main()
+{
+  for (PgbenchClient* c : clients_) {
+    start_transaction(*c);
+    send_next(*c);
+  }
+  for (;;) {
+    while (replies_.empty()) proc_.sleep(ev_.PgbenchSelect);
+    const Reply r = replies_.front();
+    replies_.pop_front();
+    if (r.arrival > now()) proc_.block_until(r.arrival, ev_.PgbenchSelect);
+    PgbenchClient& c = *r.client;
+    if (c.next < c.txn.size()) {
+      send_next(c);
+      continue;
+    }
+    proc_.flush();
+    const double latency = now() - c.txn_start;
+    stats_.add(latency);
+    start_transaction(c);
+    send_next(c);
+  }
+}
+
+} // namespace pg

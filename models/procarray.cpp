@@ -1,0 +1,137 @@
+/* ProcArray and transaction id assignment (procarray.c, varsup.c; PostgreSQL 15). */
+#include "models/procarray.hpp"
+
+#include <algorithm>
+
+namespace pg {
+
+ProcArray::ProcArray(const Scenario& scenario, const WaitEvents& events, Clog& clog)
+    : scenario_(scenario), ev_(events), clog_(clog),
+      ProcArrayLock_("ProcArrayLock", events.ProcArray, scenario.policies.lwlock),
+      XidGenLock_("XidGenLock", events.XidGen, scenario.policies.lwlock)
+{
+}
+
+double ProcArray::scan_cost() const
+{
+  return scenario_.costs.snapshot + scenario_.costs.snapshot_per_proc * static_cast<double>(procs_.size());
+}
+
+TransactionId ProcArray::GetNewTransactionId(Backend& me)
+{
+  XidGenLock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  const TransactionId xid = nextXid_++;
+  // A transaction id that starts a new CLOG page must find that page zeroed.
+  clog_.ExtendCLOG(me, xid);
+  me.proc.work(scenario_.costs.xid_assign);
+  me.xid = xid;
+  XidGenLock_.release(me.proc);
+  return xid;
+}
+
+void ProcArray::GetSnapshotData(Backend& me)
+{
+  ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Shared);
+  me.proc.work(scan_cost());
+  Snapshot& snap = me.snapshot;
+  snap.xmax      = nextXid_;
+  snap.xmin      = nextXid_;
+  snap.xip.clear();
+  TransactionId globalxmin = nextXid_;
+  for (const Backend* p : procs_) {
+    if (p->xmin != InvalidTransactionId) globalxmin = std::min(globalxmin, p->xmin);
+    if (p->xid == InvalidTransactionId || p == &me) continue;
+    snap.xip.push_back(p->xid);
+    snap.xmin = std::min(snap.xmin, p->xid);
+  }
+  if (me.xid != InvalidTransactionId) snap.xmin = std::min(snap.xmin, me.xid);
+  std::sort(snap.xip.begin(), snap.xip.end());
+  me.RecentXmin = snap.xmin;
+  me.xmin       = snap.xmin;
+  me.GlobalXmin = std::min(globalxmin, snap.xmin);
+  ProcArrayLock_.release(me.proc);
+}
+
+bool ProcArray::TransactionIdIsInProgress(Backend& me, TransactionId xid)
+{
+  // Anything older than the oldest xid running at our last snapshot cannot still run.
+  if (xid < me.RecentXmin) return false;
+  if (xid == me.xid) return true;
+  ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Shared);
+  me.proc.work(scan_cost());
+  const bool running = holder_of(xid) != nullptr;
+  ProcArrayLock_.release(me.proc);
+  return running;
+}
+
+Backend* ProcArray::holder_of(TransactionId xid) const
+{
+  for (Backend* p : procs_)
+    if (p->xid == xid) return p;
+  return nullptr;
+}
+
+bool ProcArray::MinimumActiveBackends(const Backend* me, int min) const
+{
+  int count = 0;
+  for (const Backend* p : procs_)
+    if (p != me && p->xid != InvalidTransactionId && !p->waiting_on_lock && ++count >= min) return true;
+  return min <= 0;
+}
+
+void ProcArray::ProcArrayEndTransactionInternal(Backend& proc)
+{
+  proc.xid = InvalidTransactionId;
+}
+
+void ProcArray::ProcArrayEndTransaction(Backend& me)
+{
+  me.xmin = InvalidTransactionId;
+  if (me.xid == InvalidTransactionId) return; // no xid: nothing others can see, no lock needed
+  if (scenario_.policies.procarray_group_clear) {
+    if (ProcArrayLock_.conditional_acquire(me.proc, sim::LWLockMode::Exclusive)) {
+      me.proc.work(scenario_.costs.procarray_end);
+      ProcArrayEndTransactionInternal(me);
+      ProcArrayLock_.release(me.proc);
+    } else {
+      ProcArrayGroupClearXid(me);
+    }
+    return;
+  }
+  ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  me.proc.work(scenario_.costs.procarray_end);
+  ProcArrayEndTransactionInternal(me);
+  ProcArrayLock_.release(me.proc);
+}
+
+// ProcArrayGroupClearXid (9.6+): the first process to queue becomes the leader and clears
+// every queued xid under one acquisition of ProcArrayLock.
+void ProcArray::ProcArrayGroupClearXid(Backend& me)
+{
+  me.procArrayGroupMember = true;
+  group_first_.rmw(me.proc);
+  const bool leader = group_.empty();
+  group_.push_back(&me);
+  if (!leader) {
+    while (me.procArrayGroupMember) me.proc.sleep(ev_.ProcArrayGroupUpdate);
+    return;
+  }
+  ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  group_first_.rmw(me.proc);
+  std::vector<Backend*> members;
+  members.swap(group_);
+  for (Backend* m : members) {
+    me.proc.work(scenario_.costs.procarray_end);
+    ProcArrayEndTransactionInternal(*m);
+  }
+  ProcArrayLock_.release(me.proc);
+  for (Backend* m : members) {
+    m->procArrayGroupMember = false;
+    if (m != &me) {
+      me.proc.stall(scenario_.hardware.os.futex_wake);
+      m->proc.wake();
+    }
+  }
+}
+
+} // namespace pg

@@ -1,0 +1,70 @@
+/* Opportunistic page pruning, following pruneheap.c of PostgreSQL 15 (heap_page_prune_opt,
+ * heap_page_prune): when a page read through an index is nearly full and holds dead versions,
+ * a backend that gets the cleanup lock (exclusive content lock, and no other pin) removes the
+ * versions dead to everybody and WAL-logs it. Without the cleanup lock the page is left alone,
+ * which is how hot pages grow long version chains under concurrency. */
+#include "models/heapam.hpp"
+
+#include <algorithm>
+
+namespace pg {
+
+void Heapam::heap_page_prune_opt(Backend& me, Relation& rel, std::uint32_t block)
+{
+  HeapPage& page = rel.page(block);
+  // PageIsPrunable: some deleter is old enough to be dead to everybody.
+  if (page.prune_xid == InvalidTransactionId || page.prune_xid >= me.GlobalXmin) return;
+  if (page.free_bytes >= rel.prune_minfree()) return;
+  PinBuffer(me, page);
+  // ConditionalLockBufferForCleanup: never wait; give up if anybody else has the page pinned.
+  if (!page.content_lock.conditional_acquire(me.proc, sim::LWLockMode::Exclusive)) {
+    rel.stats().prune_skipped++;
+    UnpinBuffer(me, page);
+    return;
+  }
+  if (page.pins > 1) {
+    rel.stats().prune_skipped++;
+  } else if (heap_page_prune(me, rel, page, block)) {
+    rel.stats().prunes++;
+  }
+  page.content_lock.release(me.proc);
+  UnpinBuffer(me, page);
+}
+
+bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::uint32_t block)
+{
+  int removed                 = 0;
+  TransactionId new_prune_xid = InvalidTransactionId;
+  std::vector<std::uint32_t> keep;
+  for (std::uint32_t rowid : page.rows) {
+    HeapRow& row = rel.row(rowid);
+    // A chain's dead versions come first; stop at the first one still needed.
+    while (row.versions.size() > 1 && row.versions.front().block == block) {
+      me.proc.work(costs_.prune_per_tuple);
+      if (!HeapTupleIsRemovable(me, rel, page, row, row.first_seq)) {
+        const TransactionId xmax = row.versions.front().xmax;
+        if (xmax != InvalidTransactionId && (new_prune_xid == InvalidTransactionId || xmax < new_prune_xid))
+          new_prune_xid = xmax;
+        break;
+      }
+      row.versions.erase(row.versions.begin());
+      row.first_seq++;
+      // The line pointer of a removed heap-only tuple is reusable, like its space.
+      page.free_bytes += rel.tuple_bytes() + ItemIdSize;
+      removed++;
+    }
+    const bool on_page = std::any_of(row.versions.begin(), row.versions.end(),
+                                     [block](const TupleVersion& v) { return v.block == block; });
+    if (on_page) keep.push_back(rowid);
+  }
+  page.rows.swap(keep);
+  page.prune_xid = new_prune_xid;
+  if (removed == 0) return false;
+  rel.stats().pruned_tuples += static_cast<std::uint64_t>(removed);
+  // XLOG_HEAP2_PRUNE: the offsets of the removed and redirected line pointers.
+  if (rel.permanent()) log_heap_change(me, 6 + 2.0 * removed, &page);
+  MarkBufferDirty(page);
+  return true;
+}
+
+} // namespace pg

@@ -1,0 +1,111 @@
+/* Heap relations: page geometry of an initial load and lazily created pages and rows. */
+#include "models/relation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pg {
+
+namespace {
+constexpr double kUsable = BLCKSZ - SizeOfPageHeaderData;
+
+int maxalign(int n)
+{
+  return (n + 7) & ~7;
+}
+} // namespace
+
+int heap_tuple_bytes(int data_bytes, bool has_nulls)
+{
+  // t_hoff is the MAXALIGNed header, with a null bitmap byte when a column is null.
+  const int hoff = maxalign(SizeofHeapTupleHeader + (has_nulls ? 1 : 0));
+  return maxalign(hoff + data_bytes);
+}
+
+Relation::Relation(std::string name, std::uint64_t nrows, int tuple_bytes, int fillfactor, bool logged,
+                   sim::WaitEventId content_event, sim::WaitEventId extend_event, const sim::LWLockParams& lock_params)
+    : name_(std::move(name)), nrows_(nrows), tuple_bytes_(tuple_bytes), fillfactor_(fillfactor), logged_(logged),
+      content_event_(content_event), lock_params_(lock_params),
+      extension_lock_(name_ + " extension", extend_event, lock_params)
+{
+  // RelationGetBufferForTuple keeps adding tuples while the page keeps its fillfactor reserve.
+  const double per_tuple = tuple_bytes + ItemIdSize;
+  const double room      = kUsable - ItemIdSize - tuple_bytes - save_free_space();
+  rows_per_page_         = std::max(1, static_cast<int>(std::floor(room / per_tuple)) + 1);
+  nblocks_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (nrows + rows_per_page_ - 1) / rows_per_page_));
+  insert_target_ = nblocks_ - 1;
+}
+
+double Relation::save_free_space() const
+{
+  return BLCKSZ * (100 - fillfactor_) / 100.0;
+}
+
+double Relation::prune_minfree() const
+{
+  return std::max(save_free_space(), BLCKSZ / 10.0);
+}
+
+std::uint32_t Relation::home_block(std::uint32_t id) const
+{
+  return (id - 1) / static_cast<std::uint32_t>(rows_per_page_);
+}
+
+double Relation::initial_free(std::uint32_t block) const
+{
+  const std::uint64_t first = static_cast<std::uint64_t>(block) * static_cast<std::uint64_t>(rows_per_page_);
+  const std::uint64_t rows =
+      first >= nrows_ ? 0 : std::min<std::uint64_t>(static_cast<std::uint64_t>(rows_per_page_), nrows_ - first);
+  const double free = kUsable - static_cast<double>(rows) * (tuple_bytes_ + ItemIdSize);
+  return rows == 0 ? free : free + spare_versions_ * (tuple_bytes_ + ItemIdSize);
+}
+
+HeapPage& Relation::page(std::uint32_t block)
+{
+  auto it = pages_.find(block);
+  if (it != pages_.end()) return *it->second;
+  auto p        = std::make_unique<HeapPage>(name_, content_event_, lock_params_);
+  p->free_bytes = initial_free(block);
+  return *pages_.emplace(block, std::move(p)).first->second;
+}
+
+HeapRow& Relation::row(std::uint32_t id)
+{
+  auto it = rows_.find(id);
+  if (it != rows_.end()) return it->second;
+  HeapRow& r = rows_[id];
+  TupleVersion v;
+  v.block = home_block(id);
+  r.versions.push_back(v);
+  page(v.block).rows.push_back(id);
+  return r;
+}
+
+std::uint32_t Relation::target_block(double len, bool* extended)
+{
+  *extended = false;
+  if (page(insert_target_).free_bytes - len - ItemIdSize >= save_free_space()) return insert_target_;
+  insert_target_                  = nblocks_++;
+  page(insert_target_).free_bytes = kUsable;
+  stats_.extensions++;
+  *extended = true;
+  return insert_target_;
+}
+
+} // namespace pg
+
+namespace pg {
+
+sim::LWLockStats Relation::content_lock_stats() const
+{
+  sim::LWLockStats sum;
+  for (const auto& entry : pages_) sum.add(entry.second->content_lock.stats());
+  return sum;
+}
+
+void Relation::reset_content_lock_stats()
+{
+  for (auto& entry : pages_) entry.second->content_lock.stats() = sim::LWLockStats();
+}
+
+} // namespace pg

@@ -1,0 +1,131 @@
+/* A heap relation as the models see it: pages with their free space, LSN, pins and content lock,
+ * and rows with their chain of tuple versions (oldest first), each version carrying xmin, xmax and
+ * the hint bits of its t_infomask (htup_details.h). Untouched rows are implicit: one frozen
+ * version on their home page, as pgbench -i leaves them. Pages and rows are created on first use.
+ */
+#pragma once
+
+#include "models/lmgr.hpp"
+#include "models/types.hpp"
+#include "sim/cacheline.hpp"
+#include "sim/lwlock.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pg {
+
+// t_infomask hint bits (htup_details.h).
+constexpr std::uint8_t HEAP_XMIN_COMMITTED = 0x01;
+constexpr std::uint8_t HEAP_XMIN_INVALID   = 0x02;
+constexpr std::uint8_t HEAP_XMAX_COMMITTED = 0x04;
+constexpr std::uint8_t HEAP_XMAX_INVALID   = 0x08;
+constexpr std::uint8_t HEAP_XMIN_FROZEN    = HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID;
+
+constexpr int SizeOfPageHeaderData  = 24;
+constexpr int SizeofHeapTupleHeader = 23;
+constexpr int ItemIdSize            = 4;
+
+struct TupleVersion {
+  TransactionId xmin    = FrozenTransactionId;
+  TransactionId xmax    = InvalidTransactionId;
+  std::uint32_t block   = 0;
+  std::uint8_t infomask = HEAP_XMIN_FROZEN | HEAP_XMAX_INVALID;
+};
+
+struct HeapRow {
+  std::vector<TupleVersion> versions; // oldest first; the last one is the newest
+  std::uint32_t first_seq = 0;        // sequence number of versions.front()
+  TupleLock tuple_lock;
+};
+
+struct HeapPage {
+  HeapPage(const std::string& lock_name, sim::WaitEventId event, const sim::LWLockParams& params)
+      : content_lock(lock_name, event, params)
+  {
+  }
+  double free_bytes       = 0;                    // PageGetHeapFreeSpace
+  XLogRecPtr lsn          = InvalidXLogRecPtr;    // PageGetLSN
+  TransactionId prune_xid = InvalidTransactionId; // pd_prune_xid
+  int pins                = 0;
+  bool dirty              = false;
+  std::vector<std::uint32_t> rows; // rows with a version on this page, for pruning
+  sim::LWLock content_lock;        // the buffer's content lock
+  sim::CacheLine header;           // the buffer header's state word (pins, flags)
+};
+
+/// Counts per relation, for reports.
+struct RelationStats {
+  std::uint64_t hot_updates      = 0;
+  std::uint64_t cold_updates     = 0; // updates that had to move the row to another page
+  std::uint64_t inserts          = 0;
+  std::uint64_t prunes           = 0; // heap_page_prune calls that removed something
+  std::uint64_t pruned_tuples    = 0;
+  std::uint64_t prune_skipped    = 0; // prunable page, but no cleanup lock
+  std::uint64_t versions_visited = 0;
+  std::uint64_t extensions       = 0;
+  void reset() { *this = RelationStats(); }
+};
+
+class Relation {
+public:
+  /// A table of nrows rows of tuple_bytes each (MAXALIGNed heap tuple, header included), filled
+  /// to fillfactor percent as an initial load leaves it.
+  Relation(std::string name, std::uint64_t nrows, int tuple_bytes, int fillfactor, bool logged,
+           sim::WaitEventId content_event, sim::WaitEventId extend_event, const sim::LWLockParams& lock_params);
+  /// Earlier runs pruned every page: each has room for `versions` more tuple versions.
+  void set_spare_versions(int versions) { spare_versions_ = versions; }
+
+  const std::string& name() const { return name_; }
+  bool permanent() const { return logged_; }
+  int tuple_bytes() const { return tuple_bytes_; }
+  int rows_per_page() const { return rows_per_page_; }
+  std::uint32_t nblocks() const { return nblocks_; }
+  /// The free space heap_page_prune_opt wants: Max(fillfactor target, BLCKSZ / 10).
+  double prune_minfree() const;
+  /// RelationGetTargetPageFreeSpace: space inserts leave free (fillfactor).
+  double save_free_space() const;
+
+  HeapRow& row(std::uint32_t id); // 1-based, as pgbench numbers them
+  HeapPage& page(std::uint32_t block);
+  /// RelationGetBufferForTuple: a page with room for len bytes, extending the relation if
+  /// needed; *extended says whether a new page was added.
+  std::uint32_t target_block(double len, bool* extended);
+
+  RelationStats& stats() { return stats_; }
+  /// LWLOCK_STATS of the content locks of this relation's buffers, summed.
+  sim::LWLockStats content_lock_stats() const;
+  void reset_content_lock_stats();
+  /// LSNs of the primary key's leaf pages that received an entry (for their full-page images).
+  XLogRecPtr& index_leaf_lsn(std::uint32_t leaf) { return index_leaf_lsn_[leaf]; }
+  sim::LWLock& extension_lock() { return extension_lock_; }
+
+private:
+  std::uint32_t home_block(std::uint32_t id) const;
+  double initial_free(std::uint32_t block) const;
+
+  std::string name_;
+  std::uint64_t nrows_;
+  int tuple_bytes_;
+  int fillfactor_;
+  bool logged_;
+  int rows_per_page_;
+  std::uint32_t nblocks_;
+  std::uint32_t insert_target_;
+  int spare_versions_ = 0;
+  sim::WaitEventId content_event_;
+  sim::LWLockParams lock_params_;
+  std::unordered_map<std::uint32_t, HeapRow> rows_;
+  std::unordered_map<std::uint32_t, std::unique_ptr<HeapPage>> pages_;
+  std::unordered_map<std::uint32_t, XLogRecPtr> index_leaf_lsn_;
+  sim::LWLock extension_lock_;
+  RelationStats stats_;
+};
+
+/// The on-page size of a tuple of `data_bytes` user data (MAXALIGN of header plus data).
+int heap_tuple_bytes(int data_bytes, bool has_nulls);
+
+} // namespace pg

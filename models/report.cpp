@@ -1,0 +1,154 @@
+/* The pgbench-style summary and the JSON result document. */
+#include "models/report.hpp"
+
+#include "models/version.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace pg {
+
+namespace {
+
+std::string fmt(const char* format, double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string transaction_type(const std::string& script)
+{
+  if (script == "tpcb-like") return "<builtin: TPC-B (sort of)>";
+  if (script == "simple-update") return "<builtin: simple update>";
+  if (script == "select-only") return "<builtin: select only>";
+  return script;
+}
+
+void print_locks(std::ostream& out, const RunResult& r)
+{
+  out << "\nLWLOCK_STATS over the measured window (acquire and wait times summed over processes):\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-34s %12s %12s %10s %9s %12s %12s\n", "lock", "shacq", "exacq", "blk",
+                "spindelay", "acquire ms", "wait ms");
+  out << line;
+  for (const auto& l : r.lwlocks) {
+    const auto& s = l.stats;
+    std::snprintf(line, sizeof line, "  %-34s %12llu %12llu %10llu %9llu %12.1f %12.1f\n", l.name.c_str(),
+                  static_cast<unsigned long long>(s.shacq), static_cast<unsigned long long>(s.exacq),
+                  static_cast<unsigned long long>(s.blk), static_cast<unsigned long long>(s.spindelay),
+                  s.acquire_seconds * 1e3, s.wait_seconds * 1e3);
+    out << line;
+  }
+}
+
+} // namespace
+
+void print_summary(std::ostream& out, const RunResult& r)
+{
+  out << "transaction type: " << transaction_type(r.script) << "\n"
+      << "scaling factor: " << r.scale << "\n"
+      << "query mode: " << r.protocol << "\n"
+      << "number of clients: " << r.clients << "\n"
+      << "number of threads: " << r.jobs << "\n"
+      << "duration: " << fmt("%g", r.duration) << " s\n"
+      << "number of transactions actually processed: " << r.transactions << "\n"
+      << "latency average = " << fmt("%.3f", r.latency_avg * 1e3) << " ms\n"
+      << "latency stddev = " << fmt("%.3f", r.latency_stddev * 1e3) << " ms\n"
+      << "tps = " << fmt("%f", r.tps) << " (without initial connection time)\n";
+
+  const WalStats& w = r.wal;
+  out << "\npg_stat_wal: wal_records=" << w.wal_records << " wal_fpi=" << w.wal_fpi
+      << " wal_bytes=" << fmt("%.0f", w.wal_bytes) << " wal_buffers_full=" << w.wal_buffers_full
+      << " wal_write=" << w.wal_write << " wal_sync=" << w.wal_sync
+      << " wal_write_time=" << fmt("%.1f", w.wal_write_time * 1e3)
+      << " wal_sync_time=" << fmt("%.1f", w.wal_sync_time * 1e3) << "\n";
+  out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
+      << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
+      << w.wait_for_insertions_calls << " calls)\n";
+  print_locks(out, r);
+
+  out << "\nwait events (share of active backends' time, as pg_stat_activity sampling shows it):\n";
+  char line[128];
+  for (const auto& [name, share] : r.wait_shares) {
+    std::snprintf(line, sizeof line, "  %-28s %6.2f%%\n", name.c_str(), share * 100);
+    out << line;
+  }
+}
+
+nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
+{
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["simulator"]    = {{"walsim", walsim_version()}, {"simgrid", simgrid_version()}, {"seed", r.seed}};
+  j["scenario"]     = {{"file", r.scenario_file}, {"resolved", r.resolved}};
+  j["pgbench"]      = {{"script", r.script},
+                       {"scale", r.scale},
+                       {"protocol", r.protocol},
+                       {"clients", r.clients},
+                       {"threads", r.jobs},
+                       {"duration_s", r.duration},
+                       {"transactions", r.transactions},
+                       {"tps", r.tps},
+                       {"latency_ms",
+                        {{"average", r.latency_avg * 1e3},
+                         {"stddev", r.latency_stddev * 1e3},
+                         {"p50", r.latency_p50 * 1e3},
+                         {"p95", r.latency_p95 * 1e3},
+                         {"p99", r.latency_p99 * 1e3}}}};
+  const WalStats& w = r.wal;
+  j["pg_stat_wal"]  = {{"wal_records", w.wal_records},
+                       {"wal_fpi", w.wal_fpi},
+                       {"wal_bytes", w.wal_bytes},
+                       {"wal_buffers_full", w.wal_buffers_full},
+                       {"wal_write", w.wal_write},
+                       {"wal_sync", w.wal_sync},
+                       {"wal_write_time_ms", w.wal_write_time * 1e3},
+                       {"wal_sync_time_ms", w.wal_sync_time * 1e3}};
+  j["wal_insert_lock_acquire_time_ms"]       = r.insert_lock_acquire_seconds * 1e3;
+  j["wal_wait_for_insert_to_finish_time_ms"] = w.wait_for_insertions_time * 1e3;
+  j["wal_wait_for_insert_to_finish_calls"]   = w.wait_for_insertions_calls;
+  j["walwriter"]                             = {{"cycles", r.walwriter_cycles}, {"latch_wakeups", w.walwriter_wakeups}};
+  j["checkpoints"]                           = r.checkpoints;
+  auto lock_json                             = [](const LockLine& l) {
+    return ordered_json{{"name", l.name},
+                        {"shacq", l.stats.shacq},
+                        {"exacq", l.stats.exacq},
+                        {"blk", l.stats.blk},
+                        {"spindelay", l.stats.spindelay},
+                        {"acquire_ms", l.stats.acquire_seconds * 1e3},
+                        {"wait_ms", l.stats.wait_seconds * 1e3}};
+  };
+  for (const auto& l : r.lwlocks) j["lwlock_stats"].push_back(lock_json(l));
+  for (const auto& l : r.insert_locks) j["wal_insert_locks"].push_back(lock_json(l));
+  for (const auto& [name, share] : r.wait_shares) j["wait_event_shares_active"][name] = share;
+  for (const auto& [name, seconds] : r.wait_seconds) j["wait_event_seconds"][name] = seconds;
+  j["pg_stat_slru_xact"] = {{"blks_zeroed", r.slru.blks_zeroed},
+                            {"blks_hit", r.slru.blks_hit},
+                            {"blks_read", r.slru.blks_read},
+                            {"blks_written", r.slru.blks_written},
+                            {"group_updates", r.slru.group_updates},
+                            {"group_members", r.slru.group_members},
+                            {"transaction_status_fetches", r.slru.fetches},
+                            {"fetch_cache_hits", r.slru.cache_hits}};
+  j["hint_bits"]         = {
+              {"set", r.hints.set}, {"refused_unflushed", r.hints.refused}, {"pages_dirtied", r.hints.dirtied_page}};
+  for (const auto& [name, s] : r.relations)
+    j["relations"][name] = {{"hot_updates", s.hot_updates},
+                            {"cold_updates", s.cold_updates},
+                            {"inserts", s.inserts},
+                            {"prunes", s.prunes},
+                            {"pruned_tuples", s.pruned_tuples},
+                            {"prune_skipped_no_cleanup_lock", s.prune_skipped},
+                            {"versions_visited", s.versions_visited},
+                            {"extensions", s.extensions}};
+  j["cpu"] = {{"busy_cores_avg", r.cpu_busy_cores}, {"busy_cpu_us_per_txn", r.cpu_us_per_txn}};
+  if (with_host)
+    j["host_measurements"] = {{"wall_seconds", r.wall_seconds},
+                              {"peak_rss_kb", r.peak_rss_kb},
+                              {"simulated_transactions_per_wall_second",
+                               r.wall_seconds > 0 ? static_cast<double>(r.all_transactions) / r.wall_seconds : 0.0}};
+  return j;
+}
+
+} // namespace pg

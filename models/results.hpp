@@ -1,0 +1,58 @@
+/* What a run measured, in the terms PostgreSQL users read: pgbench's summary, pg_stat_wal,
+ * LWLOCK_STATS lines, wait-event shares as pg_stat_activity sampling would show them,
+ * pg_stat_slru, plus what the simulator itself cost. */
+#pragma once
+
+#include "models/clog.hpp"
+#include "models/heapam.hpp"
+#include "models/relation.hpp"
+#include "models/xlog.hpp"
+#include "sim/lwlock.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pg {
+
+struct LockLine {
+  std::string name;
+  sim::LWLockStats stats;
+};
+
+struct RunResult {
+  std::string scenario_file;
+  std::uint64_t seed = 0;
+  nlohmann::json resolved;
+
+  // pgbench
+  std::string script, protocol;
+  int scale = 0, clients = 0, jobs = 0;
+  double duration            = 0;
+  std::uint64_t transactions = 0;
+  double latency_avg = 0, latency_stddev = 0, latency_p50 = 0, latency_p95 = 0, latency_p99 = 0; // seconds
+  double tps = 0;
+
+  // server
+  WalStats wal;
+  double insert_lock_acquire_seconds = 0;                  // summed over backends and insertion locks
+  std::vector<LockLine> lwlocks;                           // named locks, the insertion locks summed as "WALInsertLock"
+  std::vector<LockLine> insert_locks;                      // each insertion lock
+  std::vector<std::pair<std::string, double>> wait_shares; // over active backends' time
+  std::vector<std::pair<std::string, double>> wait_seconds; // all backends, all states
+  SlruStats slru;
+  HintStats hints;
+  std::vector<std::pair<std::string, RelationStats>> relations;
+  std::uint64_t commits = 0, walwriter_cycles = 0, checkpoints = 0;
+  double cpu_busy_cores = 0;
+  double cpu_us_per_txn = 0;
+
+  // the simulator on this host (not deterministic: wall-clock time and memory)
+  double wall_seconds            = 0;
+  long peak_rss_kb               = 0;
+  std::uint64_t all_transactions = 0; // warm-up included, for the simulation speed
+};
+
+} // namespace pg

@@ -1,0 +1,190 @@
+/* Wiring a run together: the machine, the server, pgbench, the measurement window. */
+#include "models/run.hpp"
+
+#include "models/pgbench.hpp"
+#include "models/server.hpp"
+#include "models/version.hpp"
+#include "sim/cpu.hpp"
+#include "sim/nvme.hpp"
+#include "sim/simulation.hpp"
+
+#include <memory>
+
+namespace pg {
+
+namespace {
+
+constexpr std::uint64_t kClientStream = 0x434c4e54;
+
+/// pgbench's clients and threads, on the server's CPU or on a client machine of their own.
+struct Pgbench {
+  Pgbench(const Scenario& s, sim::Cpu& server_cpu, Server& server)
+  {
+    if (s.hardware.separate_client) {
+      sim::CpuParams p   = s.hardware.cpu;
+      p.sockets          = 1;
+      p.cores_per_socket = s.hardware.client_cores;
+      p.threads_per_core = 1;
+      client_cpu         = std::make_unique<sim::Cpu>(p);
+    }
+    sim::Cpu& cpu = client_cpu ? *client_cpu : server_cpu;
+    for (int j = 0; j < s.pgbench.jobs; j++)
+      threads.push_back(std::make_unique<PgbenchThread>(j, cpu, s, server.events, stats));
+    // pgbench gives each thread a contiguous share of the clients.
+    for (int i = 0; i < s.pgbench.clients; i++) {
+      auto c    = std::make_unique<PgbenchClient>();
+      c->id     = i;
+      c->conn   = &server.connect();
+      c->thread = threads[static_cast<std::size_t>(i * s.pgbench.jobs / s.pgbench.clients)].get();
+      c->rng    = sim::Rng(s.run.seed, kClientStream + static_cast<std::uint64_t>(i));
+      c->thread->add_client(c.get());
+      clients.push_back(std::move(c));
+    }
+  }
+  std::unique_ptr<sim::Cpu> client_cpu;
+  PgbenchStats stats;
+  std::vector<std::unique_ptr<PgbenchThread>> threads;
+  std::vector<std::unique_ptr<PgbenchClient>> clients;
+};
+
+void add_wait_times(const sim::Proc& p, sim::WaitTimes& sum)
+{
+  sum.merge(p.wait_times());
+}
+
+std::vector<std::pair<std::string, double>> named(const sim::WaitEventNames& names, const std::vector<double>& v,
+                                                  double total)
+{
+  std::vector<std::pair<std::string, double>> out;
+  for (std::size_t i = 0; i < v.size(); i++)
+    if (v[i] > 0) out.emplace_back(names.name(static_cast<sim::WaitEventId>(i)), total > 0 ? v[i] / total : v[i]);
+  return out;
+}
+
+void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, const sim::WaitEventNames& names,
+             double window_start, RunResult& r)
+{
+  const double window = sim::Simulation::now() - window_start;
+  r.duration          = window;
+  r.transactions      = bench.stats.transactions;
+  r.tps               = static_cast<double>(r.transactions) / window;
+  r.latency_avg       = bench.stats.latency.mean();
+  r.latency_stddev    = bench.stats.latency.stddev();
+  r.latency_p50       = bench.stats.latency_hist.percentile(50);
+  r.latency_p95       = bench.stats.latency_hist.percentile(95);
+  r.latency_p99       = bench.stats.latency_hist.percentile(99);
+
+  r.wal = server.xlog.stats();
+  sim::LWLockStats inserts;
+  int i = 0;
+  for (const auto& l : server.xlog.insert_locks()) {
+    r.insert_locks.push_back(LockLine{"WALInsertLock " + std::to_string(i++), l.stats()});
+    inserts.add(l.stats());
+  }
+  r.insert_lock_acquire_seconds = inserts.acquire_seconds;
+  r.lwlocks                     = {{"WALInsertLock", inserts},
+                                   {"insertpos_lck", server.xlog.insertpos_stats()},
+                                   {"WALWriteLock", server.xlog.wal_write_lock().stats()},
+                                   {"WALBufMappingLock", server.xlog.wal_buf_mapping_lock().stats()},
+                                   {"CLogControlLock", server.clog.lock().stats()},
+                                   {"ProcArrayLock", server.procarray.lock().stats()},
+                                   {"XidGenLock", server.procarray.xidgen_lock().stats()}};
+  for (const Relation* rel : {&server.tables.branches, &server.tables.tellers, &server.tables.accounts,
+                              &server.tables.history, &server.tables.bulk}) {
+    const auto st = rel->content_lock_stats();
+    if (st.shacq + st.exacq > 0) r.lwlocks.push_back(LockLine{"BufferContent " + rel->name(), st});
+  }
+
+  sim::WaitTimes times;
+  for (auto& b : server.backends) {
+    b->proc.settle_wait_times();
+    add_wait_times(b->proc, times);
+  }
+  double active = 0;
+  for (double t : times.active) active += t;
+  r.wait_shares  = named(names, times.active, active);
+  r.wait_seconds = named(names, times.all, 0);
+
+  r.slru  = server.clog.stats();
+  r.hints = server.heapam.hint_stats();
+  for (Relation* rel : {&server.tables.branches, &server.tables.tellers, &server.tables.accounts,
+                        &server.tables.history, &server.tables.bulk})
+    if (rel->stats().hot_updates + rel->stats().cold_updates + rel->stats().inserts + rel->stats().versions_visited > 0)
+      r.relations.emplace_back(rel->name(), rel->stats());
+  r.commits          = server.xact.commits();
+  r.walwriter_cycles = server.walwriter.cycles();
+  r.checkpoints      = server.checkpointer.checkpoints();
+  r.cpu_busy_cores   = cpu.busy_seconds(sim::Simulation::now()) / window;
+  r.cpu_us_per_txn   = r.transactions > 0 ? cpu.busy_seconds(sim::Simulation::now()) * 1e6 / r.transactions : 0;
+  (void)s;
+}
+
+} // namespace
+
+RunResult run_scenario(const Scenario& s, const RunOptions& options)
+{
+  sim::Simulation simulation(options.simgrid_args);
+  sim::WaitEventNames names;
+  sim::Cpu cpu(s.hardware.cpu);
+  sim::Nvme wal_device(s.hardware.wal_device);
+  Server server(s, cpu, wal_device, names);
+  Pgbench bench(s, cpu, server);
+
+  simulation.spawn("walwriter", [&server]() { server.walwriter.main(); });
+  simulation.spawn("checkpointer", [&server]() { server.checkpointer.main(); });
+  for (auto& conn : server.connections) {
+    Connection* c = conn.get();
+    simulation.spawn(c->backend().proc.name(), [c]() { c->PostgresMain(); });
+  }
+  for (auto& t : bench.threads) {
+    PgbenchThread* th = t.get();
+    simulation.spawn(th->proc().name(), [th]() { th->main(); });
+  }
+
+  RunResult r;
+  r.scenario_file = s.file;
+  r.seed          = s.run.seed;
+  r.resolved      = s.resolved;
+  r.script        = to_string(s.pgbench.script);
+  r.protocol      = s.pgbench.protocol == Protocol::Simple     ? "simple"
+                    : s.pgbench.protocol == Protocol::Extended ? "extended"
+                                                               : "prepared";
+  r.scale         = s.pgbench.scale;
+  r.clients       = s.pgbench.clients;
+  r.jobs          = s.pgbench.jobs;
+
+  double window_start = 0;
+  sim::Window w;
+  w.warmup   = s.run.warmup;
+  w.duration = s.run.duration;
+  w.progress = s.run.progress;
+  simulation.run(
+      w,
+      [&]() {
+        window_start = sim::Simulation::now();
+        server.reset_stats();
+        bench.stats.reset();
+        cpu.reset_stats(window_start);
+        for (auto& b : server.backends) b->proc.reset_wait_times();
+      },
+      [&](double elapsed) {
+        if (!options.on_progress) return;
+        Progress p;
+        p.elapsed        = elapsed;
+        p.tps            = static_cast<double>(bench.stats.interval.count()) / s.run.progress;
+        p.latency_avg    = bench.stats.interval.mean();
+        p.latency_stddev = bench.stats.interval.stddev();
+        bench.stats.interval.reset();
+        options.on_progress(p);
+      },
+      [&]() {
+        if (s.run.check_invariants) server.xlog.check_invariants();
+        collect(s, server, bench, cpu, names, window_start, r);
+      });
+  r.wall_seconds     = simulation.wall_seconds();
+  r.all_transactions = bench.stats.all_transactions;
+  r.peak_rss_kb      = sim::peak_rss_kb();
+  return r;
+}
+
+} // namespace pg

@@ -1,0 +1,266 @@
+/* Reading a scenario document into typed settings. Every key a scenario may carry is declared
+ * here, with its type, default and range; see scenario.hpp and README.md.
+ *
+ * Costs and hardware latencies have no defaults in code: they are data, and live in the
+ * scenario or the files it extends (scenarios/hardware/, scenarios/costs/). PostgreSQL settings
+ * default to PostgreSQL 15's values.
+ */
+#include "models/scenario.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace pg {
+
+using sim::config::Object;
+
+namespace {
+
+constexpr double kB = 1024.0;
+constexpr double MB = 1024.0 * kB;
+constexpr double GB = 1024.0 * MB;
+constexpr double TB = 1024.0 * GB;
+
+template <typename E>
+using Names = std::vector<std::pair<std::string, E>>;
+
+const Names<WalWriterWakeup> kWakeups = {{"always", WalWriterWakeup::Always},
+                                         {"unflushed_page", WalWriterWakeup::UnflushedPage},
+                                         {"unwritten_page", WalWriterWakeup::UnwrittenPage},
+                                         {"hibernating", WalWriterWakeup::Hibernating}};
+const Names<WalWriterFlush> kFlushes  = {{"all_written", WalWriterFlush::AllWritten},
+                                         {"delay_or_flush_after", WalWriterFlush::DelayOrFlushAfter}};
+const Names<HintBitRule> kHintRules   = {{"always", HintBitRule::Always},
+                                         {"flushed", HintBitRule::Flushed},
+                                         {"flushed_or_page_lsn", HintBitRule::FlushedOrPageLsn}};
+const Names<Script> kScripts          = {{"tpcb-like", Script::TpcbLike},
+                                         {"simple-update", Script::SimpleUpdate},
+                                         {"select-only", Script::SelectOnly},
+                                         {"tpcb-func", Script::TpcbFunc},
+                                         {"insert-only", Script::InsertOnly}};
+const Names<Protocol> kProtocols      = {
+         {"simple", Protocol::Simple}, {"extended", Protocol::Extended}, {"prepared", Protocol::Prepared}};
+
+template <typename E>
+E choose(Object& o, const std::string& key, const std::string& def, const Names<E>& names)
+{
+  std::vector<std::string> allowed;
+  for (const auto& entry : names) allowed.push_back(entry.first);
+  const std::string chosen = o.choice(key, def, allowed);
+  for (const auto& entry : names)
+    if (entry.first == chosen) return entry.second;
+  return names.front().second;
+}
+
+template <typename E>
+std::string name_of(E value, const Names<E>& names)
+{
+  for (const auto& entry : names)
+    if (entry.second == value) return entry.first;
+  return "?";
+}
+
+/// A PostgreSQL boolean GUC, written "on" or "off" as in postgresql.conf.
+bool guc_bool(Object& o, const std::string& key, bool def)
+{
+  return o.choice(key, def ? "on" : "off", {"on", "off"}) == "on";
+}
+
+sim::NvmeParams read_device(Object o)
+{
+  sim::NvmeParams d;
+  d.queue_depth   = static_cast<int>(o.integer("queue_depth", std::nullopt, 1, 65536));
+  d.read_latency  = o.duration("read_latency", std::nullopt, 0, 1);
+  d.write_latency = o.duration("write_latency", std::nullopt, 0, 1);
+  d.flush_latency = o.duration("flush_latency", std::nullopt, 0, 1);
+  d.bandwidth     = o.bandwidth("bandwidth", std::nullopt, 1e6, 1e12);
+  return d;
+}
+
+void read_cpu(Object o, sim::CpuParams& c)
+{
+  c.sockets          = static_cast<int>(o.integer("sockets", 1, 1, 64));
+  c.cores_per_socket = static_cast<int>(o.integer("cores_per_socket", std::nullopt, 1, 1024));
+  c.threads_per_core = static_cast<int>(o.integer("threads_per_core", 1, 1, 8));
+  c.clock_hz         = o.frequency("clock", std::nullopt, 1e8, 1e11);
+  c.reference_hz     = o.frequency("reference_clock", "3GHz", 1e8, 1e11);
+  c.smt_throughput   = o.number("smt_throughput", 1.0, 0.5, 8);
+  Object line        = o.object("cache_line");
+  c.line_hit         = line.duration("hit", std::nullopt, 0, 1e-6);
+  c.line_local       = line.duration("local", std::nullopt, 0, 1e-5);
+  c.line_remote      = line.duration("remote", std::nullopt, 0, 1e-5);
+  c.line_contention  = line.number("contention", std::nullopt, 0, 10);
+}
+
+void read_os(Object o, sim::CpuParams& c, OsCosts& os)
+{
+  c.time_slice     = o.duration("time_slice", std::nullopt, 1e-5, 1);
+  c.idle_wakeup    = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
+  c.context_switch = o.duration("context_switch", std::nullopt, 0, 0.1);
+  os.futex_wake    = o.duration("futex_wake", std::nullopt, 0, 0.01);
+  os.signal        = o.duration("signal", std::nullopt, 0, 0.01);
+  os.pwrite        = o.duration("pwrite", std::nullopt, 0, 0.01);
+  os.pwrite_per_kb = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
+  os.fdatasync_cpu = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
+  os.socket_send   = o.duration("socket_send", std::nullopt, 0, 0.01);
+}
+
+HardwareSpec read_hardware(Object o)
+{
+  HardwareSpec h;
+  read_cpu(o.object("cpu"), h.cpu);
+  read_os(o.object("os"), h.cpu, h.os);
+  h.wal_device      = read_device(o.object("wal_device"));
+  h.data_device     = read_device(o.object("data_device"));
+  Object client     = o.object("client");
+  h.separate_client = client.choice("host", "server", {"server", "separate"}) == "separate";
+  h.client_cores    = static_cast<int>(client.integer("cores", 16, 1, 4096));
+  h.network_latency = client.duration("network_latency", "0", 0, 1);
+  return h;
+}
+
+Costs read_costs(Object o)
+{
+  auto ns = [&o](const std::string& key) { return o.duration(key, std::nullopt, 0, 1e-2) * 1e9; };
+  Costs c{};
+  c.protocol_simple       = ns("protocol_simple");
+  c.protocol_extended     = ns("protocol_extended");
+  c.protocol_prepared     = ns("protocol_prepared");
+  c.function_call         = ns("function_call");
+  c.begin_end             = ns("begin_end");
+  c.select_row            = ns("select_row");
+  c.update_row            = ns("update_row");
+  c.insert_row            = ns("insert_row");
+  c.index_descent         = ns("index_descent");
+  c.index_insert          = ns("index_insert");
+  c.heap_fetch            = ns("heap_fetch");
+  c.visibility_check      = ns("visibility_check");
+  c.snapshot              = ns("snapshot");
+  c.snapshot_per_proc     = ns("snapshot_per_proc");
+  c.xid_assign            = ns("xid_assign");
+  c.lock_manager          = ns("lock_manager");
+  c.commit                = ns("commit");
+  c.procarray_end         = ns("procarray_end");
+  c.clog_fetch            = ns("clog_fetch");
+  c.clog_set              = ns("clog_set");
+  c.hint_bit              = ns("hint_bit");
+  c.prune_per_tuple       = ns("prune_per_tuple");
+  c.buffer_pin            = ns("buffer_pin");
+  c.xlog_assemble         = ns("xlog_assemble");
+  c.xlog_crc_per_kb       = ns("xlog_crc_per_kB");
+  c.xlog_copy_per_kb      = ns("xlog_copy_per_kB");
+  c.xlog_page_init        = ns("xlog_page_init");
+  c.spinlock_section      = ns("spinlock_section");
+  c.xlog_insert_lock_scan = ns("xlog_insert_lock_scan");
+  c.walwriter_loop        = ns("walwriter_loop");
+  c.client_command        = ns("client_command");
+  c.client_transaction    = ns("client_transaction");
+  return c;
+}
+
+Settings read_settings(Object o)
+{
+  Settings s;
+  s.shared_buffers = o.size("shared_buffers", "128MB", 128 * kB, 64 * TB);
+  // Absent means -1: 1/32 of shared_buffers, as PostgreSQL's default.
+  s.wal_buffers            = o.has("wal_buffers") ? o.size("wal_buffers", std::nullopt, 32 * kB, 64 * GB) : -1;
+  s.synchronous_commit     = o.choice("synchronous_commit", "on", {"on", "off", "local"}) != "off";
+  s.fsync                  = guc_bool(o, "fsync", true);
+  s.full_page_writes       = guc_bool(o, "full_page_writes", true);
+  s.wal_log_hints          = guc_bool(o, "wal_log_hints", false);
+  s.wal_writer_delay       = o.duration("wal_writer_delay", "200ms", 1e-3, 10);
+  s.wal_writer_flush_after = o.size("wal_writer_flush_after", "1MB", 0, 2 * GB);
+  s.commit_delay           = o.duration("commit_delay", "0", 0, 0.1);
+  s.commit_siblings        = static_cast<int>(o.integer("commit_siblings", 5, 0, 1000));
+  s.checkpoint_timeout     = o.duration("checkpoint_timeout", "5min", 30, 86400);
+  s.max_wal_size           = o.size("max_wal_size", "1GB", 2 * MB, 16 * TB);
+  s.wal_segment_size       = o.size("wal_segment_size", "16MB", 1 * MB, 1 * GB);
+  s.max_connections        = static_cast<int>(o.integer("max_connections", 100, 1, 262143));
+  s.num_xloginsert_locks   = static_cast<int>(o.integer("NUM_XLOGINSERT_LOCKS", 8, 1, 1024));
+  s.num_clog_buffers       = static_cast<int>(o.integer("NUM_CLOG_BUFFERS", -1, -1, 131072));
+  if (s.num_clog_buffers == 0)
+    o.fail("NUM_CLOG_BUFFERS", "expected -1 (computed from shared_buffers) or at least 1, got 0");
+  return s;
+}
+
+Policies read_policies(Object o)
+{
+  Policies p;
+  p.walwriter_wakeup        = choose(o, "walwriter_wakeup", "unflushed_page", kWakeups);
+  p.walwriter_flush         = choose(o, "walwriter_flush", "delay_or_flush_after", kFlushes);
+  p.hint_bits               = choose(o, "hint_bits", "flushed_or_page_lsn", kHintRules);
+  p.clog_group_update       = o.boolean("clog_group_update", true);
+  p.procarray_group_clear   = o.boolean("procarray_group_clear", true);
+  Object lw                 = o.object("lwlock");
+  p.lwlock.spinlock_impl    = lw.choice("implementation", "atomic", {"atomic", "spinlock"}) == "spinlock";
+  p.lwlock.list_hold        = lw.duration("wait_list_hold", "30ns", 0, 1e-4);
+  p.lwlock.spin_delay_after = lw.duration("spin_delay_after", "50us", 1e-7, 1);
+  return p;
+}
+
+PgbenchSpec read_pgbench(Object o, RunSpec& run)
+{
+  PgbenchSpec p;
+  p.script          = choose(o, "builtin", "tpcb-like", kScripts);
+  p.protocol        = choose(o, "protocol", "simple", kProtocols);
+  p.scale           = static_cast<int>(o.integer("scale", 1, 1, 100000));
+  p.clients         = static_cast<int>(o.integer("clients", 1, 1, 100000));
+  p.jobs            = static_cast<int>(o.integer("jobs", 1, 1, 100000));
+  p.fillfactor      = static_cast<int>(o.integer("fillfactor", 100, 10, 100));
+  p.unlogged_tables = o.boolean("unlogged_tables", false);
+  p.reused_tables   = o.choice("tables", "initialized", {"initialized", "reused"}) == "reused";
+  p.insert_rows     = static_cast<int>(o.integer("insert_rows", 1, 1, 100000));
+  p.insert_row_size = o.size("insert_row_size", "100B", 1, 1 * GB);
+  run.duration      = o.duration("time", "10s", 1e-3, 1e6);
+  run.progress      = o.duration("progress", "0", 0, 1e6);
+  if (p.jobs > p.clients)
+    o.fail("jobs", "expected at most as many jobs (threads) as clients (" + std::to_string(p.clients) + "), got " +
+                       std::to_string(p.jobs));
+  return p;
+}
+
+} // namespace
+
+Scenario read_scenario(const sim::config::Document& doc)
+{
+  sim::config::Reader reader(doc);
+  Object root = reader.root();
+  Scenario s;
+  s.file                      = doc.name();
+  s.hardware                  = read_hardware(root.object("hardware"));
+  s.costs                     = read_costs(root.object("costs"));
+  s.settings                  = read_settings(root.object("settings"));
+  s.policies                  = read_policies(root.object("policies"));
+  Object run                  = root.object("run");
+  s.pgbench                   = read_pgbench(root.object("pgbench"), s.run);
+  s.run.seed                  = static_cast<std::uint64_t>(run.integer("seed", 1, 0, INT64_MAX));
+  s.run.warmup                = run.duration("warmup", "1s", 0, 1e6);
+  s.run.check_invariants      = run.boolean("check_invariants", true);
+  s.run.checkpoint_at_start   = run.boolean("checkpoint_at_start", true);
+  s.policies.lwlock.wake_cost = s.hardware.os.futex_wake;
+  if (s.pgbench.clients > s.settings.max_connections)
+    reader.fail("/pgbench/clients", "expected at most max_connections (" + std::to_string(s.settings.max_connections) +
+                                        ") clients, got " + std::to_string(s.pgbench.clients));
+  reader.finish();
+  s.resolved = reader.resolved();
+  return s;
+}
+
+std::string to_string(Script script)
+{
+  return name_of(script, kScripts);
+}
+std::string to_string(WalWriterWakeup wakeup)
+{
+  return name_of(wakeup, kWakeups);
+}
+std::string to_string(WalWriterFlush flush)
+{
+  return name_of(flush, kFlushes);
+}
+std::string to_string(HintBitRule rule)
+{
+  return name_of(rule, kHintRules);
+}
+
+} // namespace pg

@@ -1,0 +1,53 @@
+/* Wiring a server together (postmaster.c's job). */
+#include "models/server.hpp"
+
+namespace pg {
+
+namespace {
+// Stream keys keep each process's random draws independent of how many others there are.
+constexpr std::uint64_t kWalWriterStream    = 0x57414c57;
+constexpr std::uint64_t kCheckpointerStream = 0x434b5054;
+} // namespace
+
+Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::WaitEventNames& names)
+    : scenario(s), events(names), xlog(s, events, wal_device), clog(s, events, xlog), procarray(s, events, clog),
+      locks(s, events), heapam(s, events, xlog, clog, procarray, locks), xact(s, xlog, clog, procarray, locks),
+      tables(s.pgbench, events, s.policies.lwlock), context{s, events, procarray, heapam, xact, tables},
+      walwriter_backend("walwriter", s.pgbench.clients, cpu, sim::Rng(s.run.seed, kWalWriterStream)),
+      walwriter(walwriter_backend, xlog, s, events),
+      checkpointer_backend("checkpointer", s.pgbench.clients + 1, cpu, sim::Rng(s.run.seed, kCheckpointerStream)),
+      checkpointer(checkpointer_backend, xlog, s, names.intern("Activity:CheckpointerMain")), cpu_(cpu)
+{
+  xlog.set_walwriter(&walwriter.latch());
+  xlog.set_active_backends([this](int min) { return procarray.MinimumActiveBackends(nullptr, min); });
+  procarray.ProcArrayAdd(&walwriter_backend);
+  procarray.ProcArrayAdd(&checkpointer_backend);
+}
+
+Connection& Server::connect()
+{
+  const int pgprocno = static_cast<int>(backends.size());
+  backends.push_back(std::make_unique<Backend>("backend " + std::to_string(pgprocno), pgprocno, cpu_,
+                                               sim::Rng(scenario.run.seed, static_cast<std::uint64_t>(pgprocno))));
+  procarray.ProcArrayAdd(backends.back().get());
+  connections.push_back(std::make_unique<Connection>(*backends.back(), context));
+  return *connections.back();
+}
+
+void Server::reset_stats()
+{
+  xlog.reset_stats();
+  clog.stats().reset();
+  clog.lock().stats()             = sim::LWLockStats();
+  procarray.lock().stats()        = sim::LWLockStats();
+  procarray.xidgen_lock().stats() = sim::LWLockStats();
+  heapam.hint_stats().reset();
+  xact.reset_stats();
+  walwriter.reset_stats();
+  for (Relation* r : {&tables.branches, &tables.tellers, &tables.accounts, &tables.history, &tables.bulk}) {
+    r->stats().reset();
+    r->reset_content_lock_stats();
+  }
+}
+
+} // namespace pg
