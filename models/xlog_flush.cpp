@@ -22,8 +22,7 @@ double now()
 // holder of an insertion lock that has not advertised progress past upto is waited for.
 XLogRecPtr Xlog::WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto)
 {
-  me.proc.flush();
-  const double start = now();
+  const double start = me.proc.local_time();
   insertpos_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
   const XLogRecPtr reservedUpto = insert_lsn();
   upto                          = std::min(upto, reservedUpto);
@@ -39,8 +38,7 @@ XLogRecPtr Xlog::WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto)
     } while (insertingat < upto);
     if (insertingat != InvalidXLogRecPtr && insertingat < finishedUpto) finishedUpto = insertingat;
   }
-  me.proc.flush();
-  stats_.wait_for_insertions_time += now() - start;
+  stats_.wait_for_insertions_time += me.proc.local_time() - start;
   stats_.wait_for_insertions_calls++;
   return finishedUpto;
 }

@@ -27,9 +27,10 @@ struct CpuParams {
   /// Work two busy SMT siblings do together, relative to one thread alone (1.0 = no gain).
   double smt_throughput = 1.25;
   double time_slice     = 3e-3;
-  /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit).
+  /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit); the
+  /// CPU is not busy meanwhile.
   double idle_wakeup = 20e-6;
-  /// CPU time to switch a busy CPU from one process to another.
+  /// CPU time spent switching to a woken process, whether the CPU was idle or busy.
   double context_switch = 2e-6;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
@@ -64,6 +65,8 @@ public:
 
   /// Sum over slots of the seconds they were held since the last reset_stats().
   double busy_seconds(double now) const;
+  /// Time a slot was held without being busy (a CPU leaving its idle state).
+  void discount_busy(double seconds) { busy_seconds_ -= seconds; }
   void reset_stats(double now);
 
 private:

@@ -48,14 +48,32 @@ bool LWLock::attempt(Proc& proc, LWLockMode mode)
 {
   const double waited = line_.rmw(proc, params_.spinlock_impl ? params_.list_hold : 0.0);
   if (params_.spinlock_impl && waited > params_.spin_delay_after) stats_.spindelay++;
-  if (mode == LWLockMode::Exclusive) {
-    if (!is_free()) return false;
+  if (holder_conflicts(mode) || now() < released_at(mode)) return false;
+  if (mode == LWLockMode::Exclusive)
     exclusive_ = &proc;
-  } else {
-    if (exclusive_ != nullptr) return false;
+  else
     shared_++;
-  }
   return true;
+}
+
+bool LWLock::holder_conflicts(LWLockMode mode) const
+{
+  return exclusive_ != nullptr || (mode == LWLockMode::Exclusive && shared_ > 0);
+}
+
+double LWLock::released_at(LWLockMode mode) const
+{
+  return mode == LWLockMode::Shared ? excl_released_at_ : std::max(excl_released_at_, shared_released_at_);
+}
+
+// A release still in flight completes at a known time: wait for exactly that long.
+void LWLock::wait_for_release(Proc& proc, double when)
+{
+  stats_.blk++;
+  const double start = now();
+  proc.block_until(when, event_);
+  stats_.wait_seconds += now() - start;
+  proc.flush(); // back on a CPU before trying again
 }
 
 void LWLock::wait_list_lock(Proc& proc)
@@ -86,6 +104,7 @@ void LWLock::sleep_until_woken(Proc& proc)
   const double start = now();
   while (proc.lw_waiting) proc.sleep(event_);
   stats_.wait_seconds += now() - start;
+  proc.flush(); // a woken waiter runs only once it has a CPU again
 }
 
 void LWLock::note_held(Proc& proc)
@@ -109,16 +128,23 @@ bool LWLock::acquire(Proc& proc, LWLockMode mode)
   (mode == LWLockMode::Exclusive ? stats_.exacq : stats_.shacq)++;
   for (;;) {
     if (attempt(proc, mode)) break;
-    // Queue first, then try once more, so a release between the two cannot be missed.
-    queue_self(proc, mode);
-    if (params_.spinlock_impl || !attempt(proc, mode)) {
-      immediate = false;
-      sleep_until_woken(proc);
-      release_ok_ = true;
+    immediate = false;
+    if (!holder_conflicts(mode)) {
+      wait_for_release(proc, released_at(mode));
       continue;
     }
-    dequeue_self(proc);
-    break;
+    // Queue first, then try once more, so a release between the two cannot be missed.
+    queue_self(proc, mode);
+    if (!params_.spinlock_impl && attempt(proc, mode)) {
+      dequeue_self(proc);
+      break;
+    }
+    if (!holder_conflicts(mode)) {
+      dequeue_self(proc);
+      continue;
+    }
+    sleep_until_woken(proc);
+    release_ok_ = true;
   }
   note_held(proc);
   stats_.acquire_seconds += proc.local_time() - start;
@@ -139,13 +165,17 @@ bool LWLock::acquire_or_wait(Proc& proc, LWLockMode mode)
   proc.flush();
   const double start = now();
   bool acquired      = attempt(proc, mode);
-  if (!acquired) {
+  if (!acquired && !holder_conflicts(mode)) {
+    wait_for_release(proc, released_at(mode));
+  } else if (!acquired) {
     queue_self(proc, LWLockMode::WaitUntilFree);
     acquired = !params_.spinlock_impl && attempt(proc, mode);
-    if (acquired)
+    if (acquired || !holder_conflicts(mode)) {
       dequeue_self(proc);
-    else
+      if (!acquired) wait_for_release(proc, released_at(mode));
+    } else {
       sleep_until_woken(proc);
+    }
   }
   if (acquired) {
     // LWLOCK_STATS does not count these; walsim does, so WALWriteLock shows its acquisitions.
@@ -156,16 +186,23 @@ bool LWLock::acquire_or_wait(Proc& proc, LWLockMode mode)
   return acquired;
 }
 
+// With nobody waiting, the release does not wait for the holder's accrued work to be simulated:
+// it takes effect at the holder's local time, and whoever comes before that waits until then.
+// With waiters, the holder's work is simulated first, so that they are woken at the right time.
 void LWLock::release(Proc& proc)
 {
-  proc.flush();
+  if (!waiters_.empty()) proc.flush();
   note_released(proc);
-  if (exclusive_ == &proc)
-    exclusive_ = nullptr;
-  else if (shared_ > 0)
+  const double at = proc.local_time();
+  if (exclusive_ == &proc) {
+    exclusive_        = nullptr;
+    excl_released_at_ = std::max(excl_released_at_, at);
+  } else if (shared_ > 0) {
     shared_--;
-  else
+    shared_released_at_ = std::max(shared_released_at_, at);
+  } else {
     throw std::logic_error("LWLockRelease: lock " + name_ + " has no holder");
+  }
   line_.rmw(proc, params_.spinlock_impl ? params_.list_hold : 0.0);
   if (is_free() && release_ok_ && !waiters_.empty()) wakeup(proc);
 }
@@ -202,16 +239,24 @@ void LWLock::wakeup(Proc& releaser)
   }
 }
 
+// Reading the lock state and the variable needs no flush: a read may see the state a little
+// before the reader's local time. Queueing to wait does.
 bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newval)
 {
-  proc.flush();
   for (;;) {
     line_.read(proc);
-    if (exclusive_ == nullptr) return true;
+    if (exclusive_ == nullptr && now() >= excl_released_at_) return true;
+    if (exclusive_ == nullptr) {
+      // The holder released without waiting for its copy to be simulated: it inserts until then.
+      proc.flush();
+      wait_for_release(proc, excl_released_at_);
+      continue;
+    }
     if (var_ != oldval) {
       *newval = var_;
       return false;
     }
+    proc.flush();
     queue_self(proc, LWLockMode::WaitUntilFree);
     if (exclusive_ == nullptr || var_ != oldval) {
       dequeue_self(proc);
@@ -249,7 +294,6 @@ void LWLock::update_var(Proc& proc, std::uint64_t value)
 
 void LWLock::release_clear_var(Proc& proc, std::uint64_t value)
 {
-  proc.flush();
   wait_list_lock(proc);
   var_ = value;
   release(proc);

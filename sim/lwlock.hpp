@@ -73,6 +73,7 @@ public:
   void release_clear_var(Proc& proc, std::uint64_t value); // LWLockReleaseClearVar
   std::uint64_t var() const { return var_; }
 
+  /// No holder (a release may still be in flight until its holder's local time: see release()).
   bool is_free() const { return exclusive_ == nullptr && shared_ == 0; }
   const Proc* exclusive_holder() const { return exclusive_; }
   int shared_holders() const { return shared_; }
@@ -84,6 +85,9 @@ public:
 
 private:
   bool attempt(Proc& proc, LWLockMode mode); // LWLockAttemptLock: true if acquired
+  bool holder_conflicts(LWLockMode mode) const;
+  double released_at(LWLockMode mode) const;
+  void wait_for_release(Proc& proc, double when);
   void queue_self(Proc& proc, LWLockMode mode);
   void dequeue_self(Proc& proc);
   void wait_list_lock(Proc& proc);
@@ -97,10 +101,12 @@ private:
   WaitEventId event_;
   LWLockParams params_;
   CacheLine line_;
-  Proc* exclusive_   = nullptr;
-  int shared_        = 0;
-  bool release_ok_   = true;
-  std::uint64_t var_ = 0;
+  Proc* exclusive_           = nullptr;
+  int shared_                = 0;
+  bool release_ok_           = true;
+  double excl_released_at_   = 0; // the latest exclusive release, in simulated time
+  double shared_released_at_ = 0; // the latest shared release
+  std::uint64_t var_         = 0;
   std::deque<Proc*> waiters_;
   LWLockStats stats_;
 };

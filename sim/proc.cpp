@@ -24,8 +24,8 @@ Proc::Proc(std::string name, int id, Cpu& cpu)
 
 double Proc::local_time() const
 {
-  if (pending_work_ == 0 && pending_stall_ == 0) return now();
-  return now() + seconds_for(pending_work_) + pending_stall_;
+  if (pending_work_ == 0 && pending_stall_ == 0 && pending_idle_ == 0) return now();
+  return now() + seconds_for(pending_work_) + pending_stall_ + pending_idle_;
 }
 
 double Proc::seconds_for(double ref_ns) const
@@ -33,22 +33,26 @@ double Proc::seconds_for(double ref_ns) const
   return cpu_.duration(slot_ >= 0 ? slot_ : 0, ref_ns);
 }
 
+// The system call's time is accrued like other work, but counted under its wait event rather
+// than as CPU, without a flush of its own.
 void Proc::syscall(double seconds, WaitEventId event)
 {
-  flush();
-  set_event(event);
-  run(seconds);
-  set_event(kCpu);
+  stall(seconds);
+  times_.add(event, active_, seconds);
+  syscall_seconds_ += seconds;
 }
 
 void Proc::flush()
 {
   take_cpu();
-  if (pending_work_ == 0 && pending_stall_ == 0) return;
+  if (pending_work_ == 0 && pending_stall_ == 0 && pending_idle_ == 0) return;
   const double ref_ns = pending_work_;
-  const double stall  = pending_stall_;
-  pending_work_       = 0;
-  pending_stall_      = 0;
+  const double stall  = pending_stall_ + pending_idle_;
+  // A CPU coming out of its idle state holds the process back without being busy.
+  cpu_.discount_busy(pending_idle_);
+  pending_work_  = 0;
+  pending_stall_ = 0;
+  pending_idle_  = 0;
   run(cpu_.duration(slot_, ref_ns) + stall);
 }
 
@@ -89,17 +93,19 @@ void Proc::give_up_cpu()
 
 // A process that stopped waiting needs a CPU before it can do anything: onto an idle CPU after
 // the idle-exit latency, or through the run queue and a context switch.
+//
+// The wake-up's latency is accrued, not simulated at once: whatever the process does next that
+// others could observe starts with a flush().
 void Proc::resume()
 {
   if (cpu_.try_take(*this)) {
-    stall(cpu_.params().idle_wakeup);
+    pending_idle_ += cpu_.params().idle_wakeup;
   } else {
     cpu_.enqueue(*this);
     while (!granted) park(-1);
-    stall(cpu_.params().context_switch);
   }
+  stall(cpu_.params().context_switch);
   slice_left_ = cpu_.params().time_slice;
-  flush();
 }
 
 bool Proc::park(double timeout)
@@ -172,7 +178,14 @@ void Proc::block_until(double when, WaitEventId event)
 void Proc::set_event(WaitEventId event)
 {
   const double t = now();
-  times_.add(event_, active_, t - event_since_);
+  double elapsed = t - event_since_;
+  if (event_ == kCpu) {
+    // System-call time inside this interval is already counted under its own wait event.
+    const double moved = std::min(elapsed, syscall_seconds_);
+    elapsed -= moved;
+    syscall_seconds_ -= moved;
+  }
+  times_.add(event_, active_, elapsed);
   event_       = event;
   event_since_ = t;
 }
@@ -191,7 +204,8 @@ void Proc::settle_wait_times()
 
 void Proc::reset_wait_times()
 {
-  event_since_ = now();
+  event_since_     = now();
+  syscall_seconds_ = 0;
   times_.clear();
 }
 

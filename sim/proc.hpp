@@ -88,15 +88,17 @@ private:
   int id_;
   Cpu& cpu_;
   simgrid::s4u::SemaphorePtr sem_;
-  int slot_             = -1;
-  bool on_cpu_          = false;
-  double slice_left_    = 0;
-  double pending_work_  = 0;
-  double pending_stall_ = 0;
-  bool wake_issued_     = false;
-  bool active_          = false;
-  WaitEventId event_    = kCpu;
-  double event_since_   = 0;
+  int slot_               = -1;
+  bool on_cpu_            = false;
+  double slice_left_      = 0;
+  double pending_work_    = 0;
+  double pending_stall_   = 0;
+  double pending_idle_    = 0; // idle-exit latency before the accrued work: not CPU-busy
+  bool wake_issued_       = false;
+  bool active_            = false;
+  WaitEventId event_      = kCpu;
+  double event_since_     = 0;
+  double syscall_seconds_ = 0; // accrued system-call time not yet taken off the CPU time
   WaitTimes times_;
 };
 

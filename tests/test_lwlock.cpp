@@ -233,3 +233,26 @@ TEST_CASE("LWLock: the pre-9.5 spinlock implementation serialises shared acquire
   CHECK(lock.stats().shacq == 8);
   CHECK(lock.stats().blk == 0);
 }
+
+TEST_CASE("LWLock: a release made before the holder's work is simulated still takes effect on time", "[lwlock]")
+{
+  Harness h(test::quiet_cpu(4));
+  LWLock lock("TestLock", kLockEvent, free_params());
+  double got_b = -1;
+  h.start(h.proc("A"), [&](Proc& p) {
+    lock.acquire(p, LWLockMode::Exclusive);
+    p.work(ms * 1e9); // accrued, not yet simulated
+    lock.release(p);  // nobody waits yet: the release is dated at A's local time, 1 ms
+    p.flush();
+  });
+  h.start(h.proc("B"), [&](Proc& p) {
+    at(p, 0.5 * ms);
+    lock.acquire(p, LWLockMode::Shared);
+    got_b = Harness::now();
+    lock.release(p);
+  });
+  h.run(1);
+  CHECK(got_b == Approx(1 * ms));
+  CHECK(lock.stats().blk == 1);
+  CHECK(lock.stats().wait_seconds == Approx(0.5 * ms));
+}
