@@ -110,6 +110,7 @@ void PgbenchThread::start_transaction(PgbenchClient& c)
 void PgbenchThread::send_next(PgbenchClient& c)
 {
   proc_.work(scenario_.costs.client_command);
+  proc_.stall(scenario_.hardware.os.socket_send);
   proc_.flush();
   c.conn->send(&c, c.txn[c.next++], now() + scenario_.hardware.network_latency);
 }
@@ -126,6 +127,7 @@ void PgbenchThread::main()
     replies_.pop_front();
     if (r.arrival > now()) proc_.block_until(r.arrival, ev_.PgbenchSelect);
     PgbenchClient& c = *r.client;
+    proc_.stall(scenario_.hardware.os.socket_recv);
     if (c.next < c.txn.size()) {
       send_next(c);
       continue;

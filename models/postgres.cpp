@@ -46,9 +46,13 @@ void Connection::PostgresMain()
     while (!pending_) proc.sleep(server_.events.ClientRead);
     if (arrival_ > now()) proc.block_until(arrival_, server_.events.ClientRead);
     pending_ = false;
+    proc.stall(server_.scenario.hardware.os.socket_recv);
+    // pg_stat_activity shows the backend active only while it executes the command: it
+    // reports idle again just before sending ReadyForQuery.
     proc.set_active(true);
     exec_command(command_);
-    // ReadyForQuery: the reply goes out with one send().
+    proc.flush();
+    proc.set_active(false);
     proc.stall(server_.scenario.hardware.os.socket_send);
     proc.flush();
     client_->thread->deliver(client_, now() + server_.scenario.hardware.network_latency);

@@ -121,6 +121,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
   };
   for (const auto& l : r.lwlocks) j["lwlock_stats"].push_back(lock_json(l));
   for (const auto& l : r.insert_locks) j["wal_insert_locks"].push_back(lock_json(l));
+  j["mean_active_backends"] = r.mean_active_backends;
   for (const auto& [name, share] : r.wait_shares) j["wait_event_shares_active"][name] = share;
   for (const auto& [name, seconds] : r.wait_seconds) j["wait_event_seconds"][name] = seconds;
   j["pg_stat_slru_xact"] = {{"blks_zeroed", r.slru.blks_zeroed},

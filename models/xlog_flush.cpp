@@ -62,7 +62,7 @@ void Xlog::XLogFlush(Backend& me, XLogRecPtr record)
     }
     if (scenario_.settings.commit_delay > 0 && scenario_.settings.fsync &&
         MinimumActiveBackends(scenario_.settings.commit_siblings)) {
-      me.proc.block_until(now() + scenario_.settings.commit_delay, ev_.CommitDelay);
+      me.proc.block_until(me.proc.local_time() + scenario_.settings.commit_delay, ev_.CommitDelay);
       insertpos = WaitXLogInsertionsToFinish(me, insertpos);
     }
     XLogWrite(me, insertpos, insertpos, false);
@@ -118,13 +118,16 @@ void Xlog::issue_xlog_fsync(Backend& me)
   const double bytes       = written > synced_upto_
                                  ? static_cast<double>(page_start(written - 1) + XLOG_BLCKSZ - page_start(synced_upto_))
                                  : 0.0;
-  const double start       = now();
+  const double start = me.proc.local_time();
   me.proc.syscall(scenario_.hardware.os.fdatasync_cpu, ev_.IoWALSync);
+  // The device sees the request once the kernel's part of fdatasync() has run (flushing first
+  // also keeps submissions to the device in time order, which it requires).
+  me.proc.flush();
   if (bytes > 0) device_.write(now(), bytes);
   me.proc.block_until(device_.flush(now()), ev_.IoWALSync);
   synced_upto_ = std::max(synced_upto_, written);
   stats_.wal_sync++;
-  stats_.wal_sync_time += now() - start;
+  stats_.wal_sync_time += me.proc.local_time() - start;
 }
 
 bool Xlog::XLogNeedsFlush(Backend& me, XLogRecPtr record)

@@ -58,10 +58,18 @@ bool Cpu::try_take(Proc& proc)
   return true;
 }
 
-void Cpu::enqueue(Proc& proc)
+void Cpu::enqueue(Proc& proc, bool woken)
 {
   proc.granted = false;
-  run_queue_.push_back(&proc);
+  if (woken) proc.vruntime_ = std::max(proc.vruntime_, min_vruntime_ - params_.sleeper_credit);
+  const double key = params_.fair_scheduler ? proc.vruntime_ : 0.0;
+  run_queue_.emplace(key, arrivals_++, &proc);
+}
+
+bool Cpu::should_yield(const Proc& proc) const
+{
+  if (run_queue_.empty()) return false;
+  return !params_.fair_scheduler || std::get<0>(*run_queue_.begin()) < proc.vruntime_;
 }
 
 void Cpu::release(Proc& proc)
@@ -76,9 +84,11 @@ void Cpu::release(Proc& proc)
   busy_per_core_[static_cast<std::size_t>(core_of(slot))]--;
   free_slots_++;
   proc.on_cpu_ = false;
+  min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
   if (run_queue_.empty()) return;
-  Proc* next = run_queue_.front();
-  run_queue_.pop_front();
+  Proc* next = std::get<2>(*run_queue_.begin());
+  run_queue_.erase(run_queue_.begin());
+  min_vruntime_ = std::max(min_vruntime_, std::min(next->vruntime_, proc.vruntime_));
   assign(*next, slot, now);
   next->granted = true;
   next->wake();

@@ -3,15 +3,19 @@
  * SimGrid's max-min CPU sharing gets slow with hundreds of concurrent executions, so walsim
  * models cores as a counted resource with an explicit FIFO run queue instead: a process needs a
  * hardware thread ("slot") to do CPU work; when every slot is taken it waits in the run queue; a
- * process that uses up its time slice while others wait goes to the back of the queue. Thus a
- * lock holder can be descheduled while others wait for it, which is what matters at 128-256
- * clients. Work is measured in nanoseconds at a reference clock; a slot runs it at the machine's
+ * process that uses up its time slice while others wait goes back to the queue. Thus a lock
+ * holder can be descheduled while others wait for it, which is what matters at 128-256 clients.
+ * The queue is ordered as Linux's CFS orders it, by virtual runtime (CPU time used), with the
+ * credit CFS gives a process waking from sleep; so a CPU-hungry process (a pgbench thread
+ * serving many clients) waits behind processes that sleep often (backends). A FIFO queue can be
+ * chosen instead. Work is measured in nanoseconds at a reference clock; a slot runs it at the machine's
  * clock, slower while its SMT sibling is busy.
  */
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace sim {
@@ -27,10 +31,17 @@ struct CpuParams {
   /// Work two busy SMT siblings do together, relative to one thread alone (1.0 = no gain).
   double smt_throughput = 1.25;
   double time_slice     = 3e-3;
+  /// Run queue order: CFS (virtual runtime, with sleeper credit) or FIFO.
+  bool fair_scheduler = true;
+  /// CFS's credit to a waking process: its virtual runtime is set no lower than the queue's
+  /// minimum less this (sched_latency / 2 with GENTLE_FAIR_SLEEPERS).
+  double sleeper_credit = 6e-3;
   /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit); the
   /// CPU is not busy meanwhile.
   double idle_wakeup = 20e-6;
-  /// CPU time spent switching to a woken process, whether the CPU was idle or busy.
+  /// CPU time the kernel spends bringing an idle CPU back to run a woken process.
+  double idle_wakeup_cpu = 5e-6;
+  /// CPU time to switch a busy CPU from one process to another.
   double context_switch = 2e-6;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
@@ -51,11 +62,14 @@ public:
 
   /// Gives proc a free slot, preferring the one it last ran on, then an idle core. False if none.
   bool try_take(Proc& proc);
-  /// Puts proc at the back of the run queue; the slot arrives through Proc::grant().
-  void enqueue(Proc& proc);
+  /// Queues proc for a CPU; woken says it comes back from sleep (and gets CFS's sleeper credit).
+  /// The slot arrives with proc.granted set and a wake().
+  void enqueue(Proc& proc, bool woken);
   /// Frees proc's slot, handing it to the first process in the run queue if any.
   void release(Proc& proc);
   bool has_waiters() const { return !run_queue_.empty(); }
+  /// Whether a process that used its time slice should let a queued one run.
+  bool should_yield(const Proc& proc) const;
   std::size_t run_queue_length() const { return run_queue_.size(); }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
@@ -80,7 +94,9 @@ private:
   CpuParams params_;
   std::vector<Slot> slots_;
   std::vector<int> busy_per_core_;
-  std::deque<Proc*> run_queue_;
+  std::set<std::tuple<double, std::uint64_t, Proc*>> run_queue_; // (order key, arrival, process)
+  std::uint64_t arrivals_  = 0;
+  double min_vruntime_     = 0;
   int free_slots_      = 0;
   double busy_seconds_ = 0;
   double smt_slowdown_ = 1;

@@ -62,9 +62,9 @@ void Proc::run(double seconds)
 {
   while (seconds > 0) {
     if (slice_left_ <= 0) {
-      if (cpu_.has_waiters()) {
+      if (cpu_.should_yield(*this)) {
         cpu_.release(*this);
-        cpu_.enqueue(*this);
+        cpu_.enqueue(*this, false);
         while (!granted) park(-1);
       }
       slice_left_ = cpu_.params().time_slice;
@@ -73,6 +73,7 @@ void Proc::run(double seconds)
     simgrid::s4u::this_actor::sleep_for(chunk);
     seconds -= chunk;
     slice_left_ -= chunk;
+    vruntime_ += chunk;
   }
 }
 
@@ -80,7 +81,7 @@ void Proc::take_cpu()
 {
   if (on_cpu_) return;
   if (!cpu_.try_take(*this)) {
-    cpu_.enqueue(*this);
+    cpu_.enqueue(*this, false);
     while (!granted) park(-1);
   }
   slice_left_ = cpu_.params().time_slice;
@@ -100,11 +101,12 @@ void Proc::resume()
 {
   if (cpu_.try_take(*this)) {
     pending_idle_ += cpu_.params().idle_wakeup;
+    stall(cpu_.params().idle_wakeup_cpu);
   } else {
-    cpu_.enqueue(*this);
+    cpu_.enqueue(*this, true);
     while (!granted) park(-1);
+    stall(cpu_.params().context_switch);
   }
-  stall(cpu_.params().context_switch);
   slice_left_ = cpu_.params().time_slice;
 }
 
@@ -177,8 +179,14 @@ void Proc::block_until(double when, WaitEventId event)
 
 void Proc::set_event(WaitEventId event)
 {
-  const double t = now();
-  double elapsed = t - event_since_;
+  close_interval(now());
+  event_ = event;
+}
+
+// Adds the time since the last transition, up to t, to the current wait event and state.
+void Proc::close_interval(double t)
+{
+  double elapsed = std::max(0.0, t - event_since_);
   if (event_ == kCpu) {
     // System-call time inside this interval is already counted under its own wait event.
     const double moved = std::min(elapsed, syscall_seconds_);
@@ -186,14 +194,14 @@ void Proc::set_event(WaitEventId event)
     syscall_seconds_ -= moved;
   }
   times_.add(event_, active_, elapsed);
-  event_       = event;
-  event_since_ = t;
+  event_since_ = std::max(event_since_, t);
 }
 
+// The state changes when the process gets there: at its local time, after its accrued work.
 void Proc::set_active(bool active)
 {
   if (active == active_) return;
-  set_event(event_);
+  close_interval(local_time());
   active_ = active;
 }
 

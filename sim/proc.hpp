@@ -82,6 +82,7 @@ private:
   void resume();
   void run(double seconds);
   void set_event(WaitEventId event);
+  void close_interval(double t);
   bool park(double timeout);
 
   std::string name_;
@@ -91,6 +92,7 @@ private:
   int slot_               = -1;
   bool on_cpu_            = false;
   double slice_left_      = 0;
+  double vruntime_        = 0; // CPU time used, as CFS counts it (kept by the Cpu run queue)
   double pending_work_    = 0;
   double pending_stall_   = 0;
   double pending_idle_    = 0; // idle-exit latency before the accrued work: not CPU-busy

@@ -19,6 +19,7 @@ inline sim::CpuParams quiet_cpu(int cores)
   sim::CpuParams p;
   p.cores_per_socket = cores;
   p.idle_wakeup      = 0;
+  p.idle_wakeup_cpu  = 0;
   p.context_switch   = 0;
   p.line_hit = p.line_local = p.line_remote = 0;
   p.time_slice                              = 1.0;

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Fit the few free parameters of this machine's profile to its 1-client pgbench runs.
+
+The reference runs (scenarios/reference/local-pg15.json, experiment E1) give, for tpcb-like at
+scale 8 with one client, four figures per machine that walsim's parameters map onto directly:
+
+  synchronous_commit=off  CPU per transaction        -> hardware.os.idle_wakeup_cpu
+                          latency                    -> hardware.os.idle_wakeup
+                          backend active time        -> the scale of the backend costs (costs/pg15.json)
+  synchronous_commit=on   CPU per transaction        -> hardware.os.fdatasync_cpu
+                          latency                    -> hardware.wal_device.flush_latency
+
+With one client every round trip wakes a process on an idle CPU, so these figures pin down the
+cost of such a wake-up, and the extra of a synchronous commit pins down fdatasync(). Runs with 2 to
+16 clients are not used: they are what the profile must predict.
+
+Each parameter is solved in turn by the secant method on walsim itself. The script prints the
+fitted values (and, with --write, stores them in the profile and the cost table).
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = os.path.join(ROOT, "scenarios", "local-pg15-tpcb.json")
+PROFILE = os.path.join(ROOT, "scenarios", "hardware", "local-2core.json")
+COSTS = os.path.join(ROOT, "scenarios", "costs", "pg15.json")
+REFERENCE = os.path.join(ROOT, "scenarios", "reference", "local-pg15.json")
+
+# Backend code-path costs scaled together; pgbench's and the WAL writer's are not backend work.
+NOT_BACKEND = {"spinlock_section", "xlog_insert_lock_scan", "walwriter_loop", "client_command",
+               "client_transaction"}
+
+
+def measured(sync):
+    """Medians over the E1 repetitions of the 1-client run with synchronous_commit=sync."""
+    ref = json.load(open(REFERENCE))
+    runs = [r for r in ref["runs"]
+            if r["experiment"] == "E1" and r["clients"] == 1 and r["synchronous_commit"] == sync]
+    median = lambda f: statistics.median(f(r) for r in runs)
+    return {
+        "latency_us": median(lambda r: r["latency_ms_avg"] * 1000),
+        "cpu_us": median(lambda r: r["cpu"]["busy_cpu_us_per_txn"]),
+        # Time per transaction that a CPU sat idle with the backend blocked on I/O.
+        "iowait_us": median(lambda r: r["cpu"]["iowait_frac"] * ref["hardware"]["cpus"] / r["tps"] * 1e6),
+        "active_us": median(lambda r: r["wait_event_shares"]["mean_active_backends"]
+                            * r["latency_ms_avg"] * 1000),
+    }
+
+
+def duration_us(text):
+    m = re.fullmatch(r"([0-9.]+)(ns|us|ms)", text)
+    return float(m.group(1)) * {"ns": 1e-3, "us": 1.0, "ms": 1e3}[m.group(2)]
+
+
+def bandwidth_bytes_per_us(text):
+    m = re.fullmatch(r"([0-9.]+)(kB|MB|GB)/s", text)
+    return float(m.group(1)) * {"kB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3}[m.group(2)] / 1e6
+
+
+def fmt_us(us):
+    return f"{us * 1000:.0f}ns" if us < 1 else f"{us:.3g}us"
+
+
+class Walsim:
+    def __init__(self, binary, seconds):
+        self.binary = binary
+        self.seconds = seconds
+
+    def run(self, sync, sets):
+        """Simulated latency, CPU and active time per transaction (microseconds)."""
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            cmd = [self.binary, "run", SCENARIO, "-c", "1", "-T", f"{self.seconds}s", "-q",
+                   "--set", f"settings.synchronous_commit={sync}", "--json", out.name]
+            for key, value in sets.items():
+                cmd += ["--set", f"{key}={value}"]
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            r = json.load(open(out.name))
+        txns = r["pgbench"]["transactions"]
+        return {
+            "latency_us": r["pgbench"]["latency_ms"]["average"] * 1000,
+            "cpu_us": r["cpu"]["busy_cpu_us_per_txn"],
+            "active_us": r["mean_active_backends"] * r["pgbench"]["duration_s"] / txns * 1e6,
+        }
+
+
+def secant(f, x0, x1, target, tol=0.005, steps=8):
+    """x with f(x) = target, for f increasing in x."""
+    y0, y1 = f(x0), f(x1)
+    for _ in range(steps):
+        if abs(y1 - target) <= tol * target or y1 == y0:
+            break
+        x0, y0, x1 = x1, y1, x1 + (target - y1) * (x1 - x0) / (y1 - y0)
+        x1 = max(x1, 0.0)
+        y1 = f(x1)
+    return x1
+
+
+def solve_linear(a, b):
+    """Gaussian elimination with partial pivoting (small dense systems)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        if abs(m[col][col]) < 1e-12:
+            raise ZeroDivisionError("singular Jacobian")
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            for c in range(col, n + 1):
+                m[r][c] -= f * m[col][c]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def gauss_newton(f, x, want, tol=0.002, steps=8, h=2.0):
+    """x >= 0 minimising the sum of squared relative errors of f(x) against want: Gauss-Newton
+    with a finite-difference Jacobian, halving steps that do not reduce the error."""
+    err = lambda y: sum((yi / wi - 1) ** 2 for yi, wi in zip(y, want))
+    y = f(x)
+    for _ in range(steps):
+        jac = []  # jac[j][i] = d(y_i / want_i) / d x_j
+        for j in range(len(x)):
+            xj = x[:]
+            xj[j] += h
+            yj = f(xj)
+            jac.append([(yj[i] - y[i]) / h / want[i] for i in range(len(y))])
+        resid = [1 - yi / wi for yi, wi in zip(y, want)]
+        normal = [[sum(jac[a][i] * jac[b][i] for i in range(len(y))) for b in range(len(x))]
+                  for a in range(len(x))]
+        step = solve_linear(normal, [sum(jac[a][i] * resid[i] for i in range(len(y))) for a in range(len(x))])
+        t = 1.0
+        while True:
+            cand = [max(0.0, xi + t * si) for xi, si in zip(x, step)]
+            yc = f(cand)
+            if err(yc) < err(y) or t < 0.1:
+                break
+            t /= 2
+        improved = err(y) - err(yc)
+        x, y = (cand, yc) if improved > 0 else (x, y)
+        if improved < tol * tol:
+            break
+    return x
+
+
+def scaled_costs(base, scale):
+    return {f"costs.{k}": fmt_us(duration_us(v) * scale)
+            for k, v in base.items() if not k.startswith("_") and k not in NOT_BACKEND}
+
+
+def fit(walsim):
+    off, on = measured("off"), measured("on")
+    base = json.load(open(COSTS))
+    sets = {}
+
+    # 1. The backend's active time does not depend on wake-up costs: fit the cost scale first.
+    quiet = {"hardware.os.idle_wakeup": "0", "hardware.os.idle_wakeup_cpu": "0"}
+    active = lambda s: walsim.run("off", {**quiet, **scaled_costs(base, s)})["active_us"]
+    scale = secant(active, 1.0, 0.8, off["active_us"])
+    sets.update(scaled_costs(base, scale))
+
+    # 2. With one client, the CPU is idle while fdatasync() waits for the device: iowait per
+    # transaction is the device's share of a flush, the rest of the write's latency and transfer
+    # being known from the profile.
+    profile = json.load(open(PROFILE))
+    device = profile["wal_device"]
+    write_us = duration_us(device["write_latency"]) + 8192 / bandwidth_bytes_per_us(device["bandwidth"])
+    flush = max(0.0, on["iowait_us"] - write_us)
+    sets["hardware.wal_device.flush_latency"] = fmt_us(flush)
+
+    # 3. The wake-up onto an idle CPU (its CPU cost and its delay) and fdatasync()'s CPU part
+    # shape the four latency and CPU figures: fit them by least squares.
+    keys = ["hardware.os.idle_wakeup_cpu", "hardware.os.idle_wakeup", "hardware.os.fdatasync_cpu"]
+    goals = [("off", "latency_us"), ("off", "cpu_us"), ("on", "latency_us"), ("on", "cpu_us")]
+    want = [{"off": off, "on": on}[sync][key] for sync, key in goals]
+
+    def figures(x):
+        trial = {**sets, **{k: fmt_us(v) for k, v in zip(keys, x)}}
+        runs = {sync: walsim.run(sync, trial) for sync in ("off", "on")}
+        return [runs[sync][key] for sync, key in goals]
+
+    x = gauss_newton(figures, [15.0, 10.0, 40.0], want)
+    sets.update({k: fmt_us(v) for k, v in zip(keys, x)})
+    wake_cpu, wake_delay, sync_cpu = x
+
+    fitted = {"scale": scale, "idle_wakeup_cpu": wake_cpu, "idle_wakeup": wake_delay,
+              "fdatasync_cpu": sync_cpu, "flush_latency": flush}
+    check = {"off": walsim.run("off", sets), "on": walsim.run("on", sets)}
+    return fitted, check, {"off": off, "on": on}, base
+
+
+def write(fitted, base):
+    costs = json.load(open(COSTS))
+    for key, value in base.items():
+        if not key.startswith("_") and key not in NOT_BACKEND:
+            costs[key] = fmt_us(duration_us(value) * fitted["scale"])
+    json.dump(costs, open(COSTS, "w"), indent=2)
+    open(COSTS, "a").write("\n")
+    profile = json.load(open(PROFILE))
+    profile["os"]["idle_wakeup_cpu"] = fmt_us(fitted["idle_wakeup_cpu"])
+    profile["os"]["idle_wakeup"] = fmt_us(fitted["idle_wakeup"])
+    profile["os"]["fdatasync_cpu"] = fmt_us(fitted["fdatasync_cpu"])
+    profile["wal_device"]["flush_latency"] = fmt_us(fitted["flush_latency"])
+    json.dump(profile, open(PROFILE, "w"), indent=2)
+    open(PROFILE, "a").write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--walsim", default=os.environ.get("WALSIM", os.path.join(ROOT, "build", "walsim")))
+    ap.add_argument("--seconds", type=float, default=10, help="simulated seconds per trial run")
+    ap.add_argument("--write", action="store_true", help="store the fitted values in the profile and costs")
+    args = ap.parse_args()
+    if not os.access(args.walsim, os.X_OK):
+        sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
+    fitted, check, target, base = fit(Walsim(args.walsim, args.seconds))
+    print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
+    for sync in ("off", "on"):
+        for key in ("latency_us", "cpu_us", "active_us"):
+            sim, ref = check[sync][key], target[sync][key]
+            print(f"synchronous_commit={sync:3} {key:10} simulated {sim:8.1f} measured {ref:8.1f} "
+                  f"({100 * (sim / ref - 1):+.1f}%)")
+    if args.write:
+        write(fitted, base)
+
+
+if __name__ == "__main__":
+    main()
