@@ -95,7 +95,8 @@ void read_cpu(Object o, sim::CpuParams& c)
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
   c.time_slice     = o.duration("time_slice", std::nullopt, 1e-5, 1);
-  c.idle_wakeup    = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
+  c.idle_wakeup     = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
+  c.idle_wakeup_cpu = o.duration("idle_wakeup_cpu", std::nullopt, 0, 0.1);
   c.context_switch = o.duration("context_switch", std::nullopt, 0, 0.1);
   os.futex_wake    = o.duration("futex_wake", std::nullopt, 0, 0.01);
   os.signal        = o.duration("signal", std::nullopt, 0, 0.01);
@@ -103,6 +104,7 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   os.pwrite_per_kb = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
   os.fdatasync_cpu = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
   os.socket_send   = o.duration("socket_send", std::nullopt, 0, 0.01);
+  os.socket_recv   = o.duration("socket_recv", std::nullopt, 0, 0.01);
 }
 
 HardwareSpec read_hardware(Object o)
@@ -237,6 +239,8 @@ Scenario read_scenario(const sim::config::Document& doc)
   s.run.warmup                = run.duration("warmup", "1s", 0, 1e6);
   s.run.check_invariants      = run.boolean("check_invariants", true);
   s.run.checkpoint_at_start   = run.boolean("checkpoint_at_start", true);
+  s.run.workload              = run.choice("workload", "pgbench", {"pgbench", "seqscan"});
+  if (s.run.workload == "seqscan") s.scan = read_scan(root);
   s.policies.lwlock.wake_cost = s.hardware.os.futex_wake;
   if (s.pgbench.clients > s.settings.max_connections)
     reader.fail("/pgbench/clients", "expected at most max_connections (" + std::to_string(s.settings.max_connections) +

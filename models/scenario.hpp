@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "models/scan_scenario.hpp"
 #include "sim/config.hpp"
 #include "sim/cpu.hpp"
 #include "sim/lwlock.hpp"
@@ -24,6 +25,7 @@ struct OsCosts {
   double pwrite_per_kb = 0.1e-6; // copying each kB into the page cache
   double fdatasync_cpu = 10e-6;  // CPU spent in the kernel by fdatasync(), besides the device
   double socket_send   = 2e-6;   // send() of a protocol message on loopback
+  double socket_recv   = 2e-6;   // recv() of a protocol message
 };
 
 struct HardwareSpec {
@@ -150,6 +152,8 @@ struct RunSpec {
   /// A CHECKPOINT just before the run, as the reference runs do: every page's first change
   /// then carries a full-page image. Off: the last checkpoint is checkpoint_timeout away.
   bool checkpoint_at_start = true;
+  /// What runs: "pgbench", or "seqscan" (the scan series of scan_scenario.hpp / scan_run.hpp).
+  std::string workload = "pgbench";
 };
 
 struct Scenario {
@@ -160,6 +164,7 @@ struct Scenario {
   Policies policies;
   PgbenchSpec pgbench;
   RunSpec run;
+  ScanSpec scan; // read only when run.workload is "seqscan"
   nlohmann::json resolved; // every key with its effective value
 };
 
