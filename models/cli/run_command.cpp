@@ -1,5 +1,6 @@
 /* walsim run: simulate one scenario. */
 #include "models/cli/cli.hpp"
+#include "models/cli/scan_command.hpp"
 #include "models/cli/scenario_args.hpp"
 #include "models/report.hpp"
 #include "models/run.hpp"
@@ -106,6 +107,8 @@ int run_command(const std::vector<std::string>& args)
       std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f\n", p.elapsed, p.tps,
                    p.latency_avg * 1e3, p.latency_stddev * 1e3);
     };
+  if (scenario.run.workload == "seqscan")
+    return run_scan_command(scenario, options.simgrid_args, json_path, vm.count("reproducible") > 0, quiet);
   pg::RunResult result;
   try {
     result = pg::run_scenario(scenario, options);
