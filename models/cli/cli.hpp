@@ -14,6 +14,11 @@ constexpr int kInternalError = 3;
 
 int run_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
+int sweep_command(const std::vector<std::string>& args);
+int compare_command(const std::vector<std::string>& args);
+int plot_command(const std::vector<std::string>& args);
+int merge_command(const std::vector<std::string>& args);
+int reproduce_command(const std::vector<std::string>& args);
 
 /// Writes text to path atomically (a temporary file renamed over it): never a half-written file.
 void write_file_atomically(const std::string& path, const std::string& text);

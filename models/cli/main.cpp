@@ -16,6 +16,11 @@ usage: walsim <command> [options]
 commands:
   run SCENARIO        simulate a scenario and print a pgbench-style summary
   validate SCENARIO   check a scenario (and --set overrides) without running it
+  sweep SCENARIO      run the cross product of --vary values, replicated, on worker processes
+  compare SCENARIO    compare variants of a key: medians, ratio, difference of means, Welch's p
+  plot DIR            chart a sweep's metric against a varied key (PNG and SVG via gnuplot)
+  merge DIR...        merge partial folders of one sweep (shards, machines) into one
+  reproduce           run scripts/reproduce: the report comparing simulated and published figures
 
 Run "walsim <command> --help" for a command's options.
 
@@ -47,6 +52,11 @@ int main(int argc, char** argv)
   }
   if (command == "run") return cli::run_command(rest);
   if (command == "validate") return cli::validate_command(rest);
+  if (command == "sweep") return cli::sweep_command(rest);
+  if (command == "compare") return cli::compare_command(rest);
+  if (command == "plot") return cli::plot_command(rest);
+  if (command == "merge") return cli::merge_command(rest);
+  if (command == "reproduce") return cli::reproduce_command(rest);
   std::cerr << "walsim: unknown command \"" << command << "\"\n\n" << kUsage;
   return cli::kBadInput;
 }

@@ -1,0 +1,106 @@
+"""scripts/reproduce: run the experiments, write results/ and REPORT.md."""
+
+import argparse
+import os
+import sys
+
+from . import plots, report
+from .experiments import all_experiments
+from .model import ExperimentResult
+from .paths import default_results, find_walsim, repo_path
+from .sweep import SweepError, run_sweep
+
+USAGE_ERROR = 2
+
+
+def parse_args(argv, known):
+    """The command line; --only must name known experiments."""
+    p = argparse.ArgumentParser(prog="scripts/reproduce", description=(
+        "Runs walsim's reproduction experiments (scripts/walsim_repro/experiments/) with walsim sweep, "
+        "compares simulated and published figures and writes RESULTS/<experiment>.csv, RESULTS/REPORT.md "
+        "and the charts. Experiments: " + ", ".join(known) + "."))
+    p.add_argument("--quick", action="store_true",
+                   help="fewer replications (a few minutes in all); results go to results/quick/ by default")
+    p.add_argument("--only", action="append", metavar="EXPERIMENT_ID", help="run this experiment only (repeatable)")
+    p.add_argument("--check", action="store_true", help="exit with status 1 when a check fails")
+    p.add_argument("--walsim", help="the walsim binary (default: $WALSIM, else build/walsim, else PATH)")
+    p.add_argument("--results", help="the output folder (default: results/, or results/quick/ with --quick)")
+    p.add_argument("--jobs", type=int, help="worker processes per sweep (default: one per processor)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the sweeps already in RESULTS/sweeps/ (default: run them afresh)")
+    p.add_argument("--list", action="store_true", help="list the experiments and exit")
+    args = p.parse_args(argv)
+    for exp_id in args.only or []:
+        if exp_id not in known:
+            p.error(f"unknown experiment {exp_id!r} (known: {', '.join(known)})")
+    if args.jobs is not None and args.jobs < 1:
+        p.error("--jobs must be at least 1")
+    return args
+
+
+def charts(module, result, sim, walsim, results_dir):
+    """The simulated-against-published chart of each compared metric, then the module's PLOTS."""
+    paths = []
+    x_label, log_x = getattr(module, "CHART", ("x", False))
+    for metric in dict.fromkeys(c.metric for c in result.comparisons if c.x is not None):
+        png = plots.published_chart([c for c in result.comparisons if c.metric == metric],
+                                    os.path.join(results_dir, "plots", f"{module.ID}-{metric}"),
+                                    f"{module.ID}: {metric}, simulated (median, 95% CI) and published",
+                                    x_label, metric, log_x)
+        if png:
+            paths.append(png)
+    for metric, x in getattr(module, "PLOTS", []):
+        png = plots.walsim_plot(walsim, sim.folder, metric, x)
+        if png:
+            paths.append(png)
+    return [os.path.relpath(p, results_dir) for p in paths]
+
+
+def run_experiment(module, args, walsim, results_dir):
+    """Sweeps, compares, checks and plots one experiment; never raises for a failed sweep."""
+    spec = module.sweep(args.quick)
+    result = ExperimentResult(id=module.ID, title=module.TITLE, scenario=module.SCENARIO, spec=spec)
+    print(f"reproduce: {module.ID}: {module.TITLE}", file=sys.stderr)
+    try:
+        sim = run_sweep(walsim, repo_path(module.SCENARIO), spec, os.path.join(results_dir, "sweeps", module.ID),
+                        jobs=args.jobs, fresh=not args.resume)
+    except SweepError as e:
+        result.error = str(e)
+        return result
+    result.walsim_version = sim.walsim_version
+    result.comparisons = module.compare(sim)
+    result.checks = module.checks(sim, result.comparisons)
+    result.plots = charts(module, result, sim, walsim, results_dir)
+    return result
+
+
+def main(argv=None):
+    """Exit status: 0 done (with --check: and every check passed), 1 a check or an experiment
+    failed, 2 bad usage."""
+    experiments = all_experiments()
+    args = parse_args(sys.argv[1:] if argv is None else argv, list(experiments))
+    if args.list:
+        for exp_id, module in experiments.items():
+            print(f"{exp_id}\t{module.TITLE}")
+        return 0
+    try:
+        walsim = find_walsim(args.walsim)
+    except FileNotFoundError as e:
+        print(f"reproduce: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    results_dir = os.path.abspath(args.results or default_results(args.quick))
+    mode = "quick" if args.quick else "full"
+    failed = []
+    for exp_id in args.only or list(experiments):
+        result = run_experiment(experiments[exp_id], args, walsim, results_dir)
+        report.save_experiment(result, results_dir, mode)
+        if not result.passed:
+            failed.append(exp_id)
+        for c in result.checks:
+            print(f"reproduce: {exp_id}: {'PASS' if c.passed else 'FAIL'}: {c.name}", file=sys.stderr)
+        if result.error:
+            print(f"reproduce: {exp_id}: could not run: {result.error}", file=sys.stderr)
+    report.write_report(results_dir, list(experiments))
+    print(f"reproduce: wrote {os.path.join(results_dir, 'REPORT.md')}", file=sys.stderr)
+    errors = [e for e in failed if report.load_experiment(os.path.join(results_dir, e + ".json"))[0].error]
+    return 1 if errors or (args.check and failed) else 0

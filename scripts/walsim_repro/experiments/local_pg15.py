@@ -1,0 +1,134 @@
+"""local-pg15: pgbench tpcb-like at scale 8 on this 2-core machine against real PostgreSQL 15.
+
+The reference is experiment E1 of scenarios/reference/local-pg15.json: 1 to 16 clients with
+synchronous_commit on and off, three 30-second repetitions each. The scenario's costs are
+calibrated on the 1-client runs; the other points are predictions. The acceptance criteria are
+those of issue 3: TPS within 15% of the measured median at every point, WAL records and bytes
+per transaction within 10%, and the top two wait events at 8 and 16 clients as measured.
+
+Wait events: the measured shares (active_wait_event_shares, sampled from pg_stat_activity) count
+"CPU(NULL)", an active backend with no wait event; that is walsim's "CPU", and it counts on both
+sides. The top two are those with the largest median share over the repetitions (simulated:
+over the replications), compared as a pair, in either order.
+"""
+
+from .. import reference
+from ..model import Check, Comparison, SweepSpec
+from ..report import figure
+
+ID = "local-pg15"
+TITLE = "pgbench tpcb-like, scale 8, 1-16 clients, synchronous_commit on/off, real PostgreSQL 15 on 2 cores"
+SCENARIO = "scenarios/local-pg15-tpcb.json"
+EXPERIMENT = "E1"
+CLIENTS = [1, 2, 4, 8, 16]
+SYNC = ["on", "off"]
+WAIT_CLIENTS = [8, 16]
+TPS_TOLERANCE = 0.15
+WAL_TOLERANCE = 0.10
+MEASURED_CPU = "CPU(NULL)"
+PLOTS = [("latency_avg_ms", "pgbench.clients")]
+CHART = ("pgbench clients (-c)", True)
+WAL_METRICS = {"wal_records_per_xact": "wal_records", "wal_bytes_per_xact": "wal_bytes"}
+
+
+def _config(clients, sync):
+    """The configuration's name in local-pg15.json."""
+    return f"tpcb_c{clients}_sync{sync}"
+
+
+def _point(clients, sync):
+    """The sweep point, as results.csv columns."""
+    return {"pgbench.clients": clients, "settings.synchronous_commit": sync}
+
+
+def _runs():
+    """The measured runs."""
+    return reference.LocalRuns()
+
+
+def sweep(quick):
+    """The measured duration (the FPI share of the WAL depends on it) and, in full mode, as many
+    replications as the measurement had; quick mode runs one."""
+    some_runs = _runs().runs(EXPERIMENT, _config(CLIENTS[0], SYNC[0]))
+    duration = some_runs[0]["duration_s"]
+    return SweepSpec(vary=["pgbench.clients=" + ",".join(map(str, CLIENTS)),
+                           "settings.synchronous_commit=" + ",".join(SYNC)],
+                     repeat=1 if quick else len(some_runs), sets=[f"pgbench.time={duration}s"])
+
+
+def compare(sim):
+    """TPS (the reference's medians) and WAL records and bytes per transaction (the median over
+    the repetitions) at every point."""
+    ref = _runs()
+    out = []
+    for sync in SYNC:
+        for clients in CLIENTS:
+            config, point = _config(clients, sync), _point(clients, sync)
+            series = f"synchronous_commit={sync}"
+            published = {"tps": ref.median_tps(f"{EXPERIMENT}/{config}")}
+            for metric, counter in WAL_METRICS.items():
+                published[metric] = ref.median_per_transaction(EXPERIMENT, config, counter)
+            for metric, value in published.items():
+                median, lo, hi, n = sim.summary_figures(point, metric)
+                out.append(Comparison(figure=f"{EXPERIMENT}/{config} {metric}", metric=metric, published=value,
+                                      simulated=median, ci_low=lo, ci_high=hi, n=n, x=clients, series=series))
+    return out
+
+
+def _within(comparisons, metric, tolerance, name):
+    """One check: every comparison of a metric within a relative tolerance."""
+    rows = [c for c in comparisons if c.metric == metric]
+    bad = [c for c in rows if c.relative_error is None or abs(c.relative_error) > tolerance]
+    worst = max(rows, key=lambda c: abs(c.relative_error) if c.relative_error is not None else float("inf"))
+    detail = (f"{len(rows) - len(bad)} of {len(rows)} points within {tolerance:.0%}; worst "
+              f"{worst.figure}: simulated {figure(worst.simulated)}, published {figure(worst.published)}")
+    if bad:
+        detail += "; outside: " + ", ".join(_short(c) for c in bad)
+    return Check(name, not bad, detail)
+
+
+def _short(comparison):
+    """The configuration and its relative error, e.g. "tpcb_c4_syncon (+43.1%)"."""
+    config = comparison.figure.split("/")[1].split()[0]
+    error = comparison.relative_error
+    return f"{config} ({'no run' if error is None else f'{error * 100:+.1f}%'})"
+
+
+def _top_two(shares):
+    """The two events with the largest shares (ties by name)."""
+    ranked = sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ranked[:2]
+
+
+def _describe_top(top):
+    """Names and shares, e.g. "A 37% + B 30%"."""
+    return " + ".join(f"{e} {v:.0%}" for e, v in top) or "none"
+
+
+def _wait_check(sim):
+    """One check over the points of WAIT_CLIENTS, both synchronous_commit settings."""
+    ref = _runs()
+    details, passed = [], True
+    for sync in SYNC:
+        for clients in WAIT_CLIENTS:
+            measured = {("CPU" if e == MEASURED_CPU else e): v
+                        for e, v in ref.median_wait_shares(EXPERIMENT, _config(clients, sync)).items()}
+            simulated = sim.median_wait_shares(_point(clients, sync))
+            m2, s2 = _top_two(measured), _top_two(simulated)
+            same = {e for e, _ in m2} == {e for e, _ in s2} and len(s2) == 2
+            passed &= same
+            details.append(f"c{clients} sync {sync}: {'match' if same else 'MISMATCH'}, simulated "
+                           f"{_describe_top(s2)}, measured {_describe_top(m2)}")
+    return Check("top two wait events at 8 and 16 clients match the measured top two", passed, "; ".join(details))
+
+
+def checks(sim, comparisons):
+    """Issue 3's acceptance criteria for this machine."""
+    return [
+        _within(comparisons, "tps", TPS_TOLERANCE, "TPS within 15% of the measured median at every point"),
+        _within(comparisons, "wal_records_per_xact", WAL_TOLERANCE,
+                "WAL records per transaction within 10% of the measured median at every point"),
+        _within(comparisons, "wal_bytes_per_xact", WAL_TOLERANCE,
+                "WAL bytes per transaction within 10% of the measured median at every point"),
+        _wait_check(sim),
+    ]
