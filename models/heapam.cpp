@@ -5,6 +5,8 @@
 #include "models/transam.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace pg {
 
@@ -34,6 +36,9 @@ double record_header(int blocks)
 
 TupleVersion& version_at(HeapRow& row, std::uint32_t seq)
 {
+  if (seq < row.first_seq || seq - row.first_seq >= row.versions.size())
+    throw std::logic_error("tuple version " + std::to_string(seq) + " is gone (versions " +
+                           std::to_string(row.first_seq) + " to " + std::to_string(newest_seq(row)) + ")");
   return row.versions[seq - row.first_seq];
 }
 
@@ -79,39 +84,55 @@ XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t ke
   return leaf_lsn;
 }
 
+// An index scan for the row: each index entry leads to one HOT chain (the versions of the row
+// on one page); the heap_hot_search_buffer walk of a chain stops at the version visible to our
+// snapshot. A chain found dead to everybody gets its index entry killed (kill_prior_tuple), so
+// later scans skip it. Each heap page the scan reads is offered to heap_page_prune_opt first.
 std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid)
 {
   me.proc.work(costs_.index_descent);
-  const std::uint32_t first_block = rel.row(rowid).versions.front().block;
-  // heapam_index_fetch_tuple prunes a page when it first reads it, before locking it.
-  heap_page_prune_opt(me, rel, first_block);
+  HeapRow& row      = rel.row(rowid);
+  std::uint32_t seq = std::max(row.first_seq, row.killed_before);
+  while (seq <= newest_seq(row)) {
+    const std::uint32_t block = version_at(row, seq).block;
+    heap_page_prune_opt(me, rel, block);
+    seq = std::max(seq, row.first_seq);
+    if (version_at(row, seq).block != block) continue; // the chain here was pruned away
+    bool all_dead;
+    const std::int64_t visible = heap_hot_search_buffer(me, rel, row, block, &seq, &all_dead);
+    if (visible >= 0) return visible;
+    if (all_dead) row.killed_before = std::max(row.killed_before, seq);
+  }
+  return -1;
+}
 
-  HeapRow& row         = rel.row(rowid);
-  std::uint32_t block  = row.versions.front().block;
-  HeapPage* page       = &rel.page(block);
+// Walks the chain of row on block from *seq, returning the visible version or -1; *seq ends
+// past the chain, and *all_dead says whether every member is surely dead to everybody
+// (HeapTupleIsSurelyDead: judged from hint bits alone).
+std::int64_t Heapam::heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow& row, std::uint32_t block,
+                                            std::uint32_t* seq, bool* all_dead)
+{
+  HeapPage& page = rel.page(block);
+  PinBuffer(me, page);
+  page.content_lock.acquire(me.proc, sim::LWLockMode::Shared);
   std::int64_t visible = -1;
-  PinBuffer(me, *page);
-  page->content_lock.acquire(me.proc, sim::LWLockMode::Shared);
-  for (std::uint32_t seq = row.first_seq; seq <= newest_seq(row); seq++) {
-    const std::uint32_t vblock = version_at(row, seq).block;
-    if (vblock != block) {
-      // The chain continues on another page (an update that did not fit on this one).
-      page->content_lock.release(me.proc);
-      UnpinBuffer(me, *page);
-      block = vblock;
-      page  = &rel.page(block);
-      PinBuffer(me, *page);
-      page->content_lock.acquire(me.proc, sim::LWLockMode::Shared);
-    }
+  *all_dead            = true;
+  // Versions before the row's first are pruned ones whose slots were compacted away meanwhile.
+  for (; (*seq = std::max(*seq, row.first_seq)) <= newest_seq(row) && version_at(row, *seq).block == block; ++*seq) {
+    if (version_at(row, *seq).pruned) continue; // a redirect: no tuple to look at
     me.proc.work(costs_.heap_fetch + costs_.visibility_check);
     rel.stats().versions_visited++;
-    if (HeapTupleSatisfiesMVCC(me, rel, *page, row, seq)) {
-      visible = seq;
+    if (HeapTupleSatisfiesMVCC(me, rel, page, row, *seq)) {
+      visible   = *seq;
+      *all_dead = false;
       break;
     }
+    const TupleVersion& v = version_at(row, *seq);
+    *all_dead =
+        *all_dead && (v.infomask & HEAP_XMIN_COMMITTED) && (v.infomask & HEAP_XMAX_COMMITTED) && v.xmax < me.GlobalXmin;
   }
-  page->content_lock.release(me.proc);
-  UnpinBuffer(me, *page);
+  page.content_lock.release(me.proc);
+  UnpinBuffer(me, page);
   return visible;
 }
 

@@ -65,6 +65,8 @@ private:
   bool needs_image(const HeapPage& page) const;
 
   bool heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::uint32_t block);
+  std::int64_t heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow& row, std::uint32_t block, std::uint32_t* seq,
+                                      bool* all_dead);
   std::uint32_t target_page(Backend& me, Relation& rel, double need);
   bool place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, HeapPage& page,
                          std::uint32_t block);

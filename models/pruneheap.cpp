@@ -31,30 +31,39 @@ void Heapam::heap_page_prune_opt(Backend& me, Relation& rel, std::uint32_t block
   UnpinBuffer(me, page);
 }
 
+// Each row's versions on this page form one HOT chain; its members dead to everybody come first
+// and are removed (the chain's line pointer then redirects past them). Versions elsewhere are
+// other pages' business.
 bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::uint32_t block)
 {
   int removed                 = 0;
   TransactionId new_prune_xid = InvalidTransactionId;
+  std::vector<std::uint32_t> rows(page.rows);
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
   std::vector<std::uint32_t> keep;
-  for (std::uint32_t rowid : page.rows) {
+  for (std::uint32_t rowid : rows) {
     HeapRow& row = rel.row(rowid);
-    // A chain's dead versions come first; stop at the first one still needed.
-    while (row.versions.size() > 1 && row.versions.front().block == block) {
+    for (std::uint32_t seq = row.first_seq; (seq = std::max(seq, row.first_seq)) < newest_seq(row); seq++) {
+      if (version_at(row, seq).block != block || version_at(row, seq).pruned) continue;
       me.proc.work(costs_.prune_per_tuple);
-      if (!HeapTupleIsRemovable(me, rel, page, row, row.first_seq)) {
-        const TransactionId xmax = row.versions.front().xmax;
+      if (!HeapTupleIsRemovable(me, rel, page, row, seq)) {
+        const TransactionId xmax = version_at(row, seq).xmax;
         if (xmax != InvalidTransactionId && (new_prune_xid == InvalidTransactionId || xmax < new_prune_xid))
           new_prune_xid = xmax;
         break;
       }
-      row.versions.erase(row.versions.begin());
-      row.first_seq++;
+      version_at(row, seq).pruned = true;
       // The line pointer of a removed heap-only tuple is reusable, like its space.
       page.free_bytes += rel.tuple_bytes() + ItemIdSize;
       removed++;
     }
+    while (row.versions.size() > 1 && row.versions.front().pruned) {
+      row.versions.erase(row.versions.begin());
+      row.first_seq++;
+    }
     const bool on_page = std::any_of(row.versions.begin(), row.versions.end(),
-                                     [block](const TupleVersion& v) { return v.block == block; });
+                                     [block](const TupleVersion& v) { return v.block == block && !v.pruned; });
     if (on_page) keep.push_back(rowid);
   }
   page.rows.swap(keep);

@@ -34,11 +34,17 @@ struct TupleVersion {
   TransactionId xmax    = InvalidTransactionId;
   std::uint32_t block   = 0;
   std::uint8_t infomask = HEAP_XMIN_FROZEN | HEAP_XMAX_INVALID;
+  bool pruned           = false; // removed by pruning: its line pointer redirects past it
 };
 
+/// One logical row. Its versions are numbered from the row's creation on ("seq"), so that
+/// removing pruned versions from the front does not renumber the others.
 struct HeapRow {
   std::vector<TupleVersion> versions; // oldest first; the last one is the newest
   std::uint32_t first_seq = 0;        // sequence number of versions.front()
+  /// Index entries leading below this version are marked dead (kill_prior_tuple): index scans
+  /// skip the chains they led to.
+  std::uint32_t killed_before = 0;
   TupleLock tuple_lock;
 };
 
