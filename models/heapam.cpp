@@ -250,7 +250,8 @@ bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, 
   row.versions.push_back(fresh);
   newpage->free_bytes -= need;
   const bool hot = newpage == &page;
-  if (!hot) newpage->rows.push_back(rowid);
+  auto& rows     = newpage->rows;
+  if (!hot && std::find(rows.begin(), rows.end(), rowid) == rows.end()) rows.push_back(rowid);
   if (page.prune_xid == InvalidTransactionId || me.xid < page.prune_xid) page.prune_xid = me.xid; // PageSetPrunable
   if (rel.permanent()) {
     const double data = hot ? SameBlockUpdateData : rel.tuple_bytes() - SizeofHeapTupleHeader;

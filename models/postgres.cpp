@@ -51,7 +51,6 @@ void Connection::PostgresMain()
     // reports idle again just before sending ReadyForQuery.
     proc.set_active(true);
     exec_command(command_);
-    proc.flush();
     proc.set_active(false);
     proc.stall(server_.scenario.hardware.os.socket_send);
     proc.flush();

@@ -25,6 +25,7 @@ TransactionId ProcArray::GetNewTransactionId(Backend& me)
   clog_.ExtendCLOG(me, xid);
   me.proc.work(scenario_.costs.xid_assign);
   me.xid = xid;
+  running_.push_back(xid); // xids are handed out in order under XidGenLock: stays sorted
   XidGenLock_.release(me.proc);
   return xid;
 }
@@ -35,17 +36,12 @@ void ProcArray::GetSnapshotData(Backend& me)
   me.proc.work(scan_cost());
   Snapshot& snap = me.snapshot;
   snap.xmax      = nextXid_;
-  snap.xmin      = nextXid_;
-  snap.xip.clear();
+  snap.xmin      = running_.empty() ? nextXid_ : running_.front();
+  snap.xip       = running_;
+  if (me.xid != InvalidTransactionId) snap.xip.erase(std::lower_bound(snap.xip.begin(), snap.xip.end(), me.xid));
   TransactionId globalxmin = nextXid_;
-  for (const Backend* p : procs_) {
+  for (const Backend* p : procs_)
     if (p->xmin != InvalidTransactionId) globalxmin = std::min(globalxmin, p->xmin);
-    if (p->xid == InvalidTransactionId || p == &me) continue;
-    snap.xip.push_back(p->xid);
-    snap.xmin = std::min(snap.xmin, p->xid);
-  }
-  if (me.xid != InvalidTransactionId) snap.xmin = std::min(snap.xmin, me.xid);
-  std::sort(snap.xip.begin(), snap.xip.end());
   me.RecentXmin = snap.xmin;
   me.xmin       = snap.xmin;
   me.GlobalXmin = std::min(globalxmin, snap.xmin);
@@ -81,6 +77,7 @@ bool ProcArray::MinimumActiveBackends(const Backend* me, int min) const
 
 void ProcArray::ProcArrayEndTransactionInternal(Backend& proc)
 {
+  running_.erase(std::lower_bound(running_.begin(), running_.end(), proc.xid));
   proc.xid = InvalidTransactionId;
 }
 

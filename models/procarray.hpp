@@ -47,6 +47,7 @@ private:
   sim::LWLock ProcArrayLock_;
   sim::LWLock XidGenLock_;
   std::vector<Backend*> procs_;
+  std::vector<TransactionId> running_; // the procs' xids, sorted
   TransactionId nextXid_ = FirstNormalTransactionId;
   sim::CacheLine group_first_;
   std::vector<Backend*> group_;

@@ -31,32 +31,40 @@ void Heapam::heap_page_prune_opt(Backend& me, Relation& rel, std::uint32_t block
   UnpinBuffer(me, page);
 }
 
-// Each row's versions on this page form one HOT chain; its members dead to everybody come first
-// and are removed (the chain's line pointer then redirects past them). Versions elsewhere are
-// other pages' business.
+// Each row's versions on this page form one HOT chain. As heap_page_prune does (PostgreSQL 14+
+// computes HeapTupleSatisfiesVacuum for every tuple on the page first; 9.x's heap_prune_chain
+// walks every chain member), every version on the page is examined, not only the removable
+// ones: an unhinted version costs its CLOG lookups, and its hint bits, on every pruning pass.
+// The members dead to everybody come first and are removed (the chain's line pointer then
+// redirects past them). Versions elsewhere are other pages' business.
 bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::uint32_t block)
 {
   int removed                 = 0;
   TransactionId new_prune_xid = InvalidTransactionId;
-  std::vector<std::uint32_t> rows(page.rows);
-  std::sort(rows.begin(), rows.end());
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  // A copy: page.rows may grow while we wait for a CLOG lookup.
+  const std::vector<std::uint32_t> rows(page.rows);
   std::vector<std::uint32_t> keep;
   for (std::uint32_t rowid : rows) {
-    HeapRow& row = rel.row(rowid);
-    for (std::uint32_t seq = row.first_seq; (seq = std::max(seq, row.first_seq)) < newest_seq(row); seq++) {
+    HeapRow& row  = rel.row(rowid);
+    bool removing = true; // still in the chain's dead prefix
+    for (std::uint32_t seq = row.first_seq; seq <= newest_seq(row); seq++) {
       if (version_at(row, seq).block != block || version_at(row, seq).pruned) continue;
       me.proc.work(costs_.prune_per_tuple);
-      if (!HeapTupleIsRemovable(me, rel, page, row, seq)) {
+      const bool removable = HeapTupleIsRemovable(me, rel, page, row, seq) && seq < newest_seq(row);
+      if (removing && removable) {
+        version_at(row, seq).pruned = true;
+        // The line pointer of a removed heap-only tuple is reusable, like its space.
+        page.free_bytes += rel.tuple_bytes() + ItemIdSize;
+        removed++;
+        continue;
+      }
+      if (removing) {
+        // pd_prune_xid: the oldest deleter among the versions left behind.
         const TransactionId xmax = version_at(row, seq).xmax;
         if (xmax != InvalidTransactionId && (new_prune_xid == InvalidTransactionId || xmax < new_prune_xid))
           new_prune_xid = xmax;
-        break;
       }
-      version_at(row, seq).pruned = true;
-      // The line pointer of a removed heap-only tuple is reusable, like its space.
-      page.free_bytes += rel.tuple_bytes() + ItemIdSize;
-      removed++;
+      removing = false;
     }
     while (row.versions.size() > 1 && row.versions.front().pruned) {
       row.versions.erase(row.versions.begin());
@@ -66,6 +74,8 @@ bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::ui
                                      [block](const TupleVersion& v) { return v.block == block && !v.pruned; });
     if (on_page) keep.push_back(rowid);
   }
+  // Rows first touched meanwhile (their home is this page) joined the list after our copy.
+  keep.insert(keep.end(), page.rows.begin() + static_cast<std::ptrdiff_t>(rows.size()), page.rows.end());
   page.rows.swap(keep);
   page.prune_xid = new_prune_xid;
   if (removed == 0) return false;

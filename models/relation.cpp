@@ -62,23 +62,43 @@ double Relation::initial_free(std::uint32_t block) const
 
 HeapPage& Relation::page(std::uint32_t block)
 {
-  auto it = pages_.find(block);
-  if (it != pages_.end()) return *it->second;
-  auto p        = std::make_unique<HeapPage>(name_, content_event_, lock_params_);
-  p->free_bytes = initial_free(block);
-  return *pages_.emplace(block, std::move(p)).first->second;
+  if (block >= pages_.size()) pages_.resize(std::max<std::size_t>(block + 1u, pages_.size() * 2));
+  auto& slot = pages_[block];
+  if (!slot) {
+    slot             = std::make_unique<HeapPage>(name_, content_event_, lock_params_);
+    slot->free_bytes = initial_free(block);
+  }
+  return *slot;
+}
+
+XLogRecPtr& Relation::index_leaf_lsn(std::uint32_t leaf)
+{
+  if (leaf >= index_leaf_lsn_.size())
+    index_leaf_lsn_.resize(std::max<std::size_t>(leaf + 1u, index_leaf_lsn_.size() * 2), InvalidXLogRecPtr);
+  return index_leaf_lsn_[leaf];
 }
 
 HeapRow& Relation::row(std::uint32_t id)
 {
-  auto it = rows_.find(id);
-  if (it != rows_.end()) return it->second;
-  HeapRow& r = rows_[id];
+  constexpr std::uint64_t kDenseRows = 4u << 20;
+  HeapRow* r                         = nullptr;
+  if (nrows_ <= kDenseRows) {
+    if (id >= dense_rows_.size()) dense_rows_.resize(std::max<std::size_t>(id + 1u, dense_rows_.size() * 2));
+    auto& slot = dense_rows_[id];
+    if (slot) return *slot;
+    slot = std::make_unique<HeapRow>();
+    r    = slot.get();
+  } else {
+    auto it = sparse_rows_.find(id);
+    if (it != sparse_rows_.end()) return it->second;
+    r = &sparse_rows_[id];
+  }
+  // First use: the row as pgbench -i left it, one frozen version on its home page.
   TupleVersion v;
   v.block = home_block(id);
-  r.versions.push_back(v);
+  r->versions.push_back(v);
   page(v.block).rows.push_back(id);
-  return r;
+  return *r;
 }
 
 std::uint32_t Relation::target_block(double len, bool* extended)
@@ -99,13 +119,15 @@ namespace pg {
 sim::LWLockStats Relation::content_lock_stats() const
 {
   sim::LWLockStats sum;
-  for (const auto& entry : pages_) sum.add(entry.second->content_lock.stats());
+  for (const auto& p : pages_)
+    if (p) sum.add(p->content_lock.stats());
   return sum;
 }
 
 void Relation::reset_content_lock_stats()
 {
-  for (auto& entry : pages_) entry.second->content_lock.stats() = sim::LWLockStats();
+  for (auto& p : pages_)
+    if (p) p->content_lock.stats() = sim::LWLockStats();
 }
 
 } // namespace pg

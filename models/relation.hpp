@@ -106,7 +106,7 @@ public:
   sim::LWLockStats content_lock_stats() const;
   void reset_content_lock_stats();
   /// LSNs of the primary key's leaf pages that received an entry (for their full-page images).
-  XLogRecPtr& index_leaf_lsn(std::uint32_t leaf) { return index_leaf_lsn_[leaf]; }
+  XLogRecPtr& index_leaf_lsn(std::uint32_t leaf);
   sim::LWLock& extension_lock() { return extension_lock_; }
 
 private:
@@ -124,9 +124,12 @@ private:
   int spare_versions_ = 0;
   sim::WaitEventId content_event_;
   sim::LWLockParams lock_params_;
-  std::unordered_map<std::uint32_t, HeapRow> rows_;
-  std::unordered_map<std::uint32_t, std::unique_ptr<HeapPage>> pages_;
-  std::unordered_map<std::uint32_t, XLogRecPtr> index_leaf_lsn_;
+  // Rows of small tables are found by index; a large table's rows, few of them ever touched in a
+  // run, by hash.
+  std::vector<std::unique_ptr<HeapRow>> dense_rows_;
+  std::unordered_map<std::uint32_t, HeapRow> sparse_rows_;
+  std::vector<std::unique_ptr<HeapPage>> pages_;
+  std::vector<XLogRecPtr> index_leaf_lsn_;
   sim::LWLock extension_lock_;
   RelationStats stats_;
 };

@@ -42,7 +42,7 @@ struct RunResult {
   std::vector<LockLine> insert_locks;                      // each insertion lock
   std::vector<std::pair<std::string, double>> wait_shares; // over active backends' time
   std::vector<std::pair<std::string, double>> wait_seconds; // all backends, all states
-  double mean_active_backends = 0; // pg_stat_activity: backends in state 'active', on average
+  double mean_active_backends = 0;                          // pg_stat_activity: backends in state 'active', on average
   SlruStats slru;
   HintStats hints;
   std::vector<std::pair<std::string, RelationStats>> relations;

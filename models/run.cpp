@@ -104,7 +104,7 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   for (double t : times.active) active += t;
   r.wait_shares          = named(names, times.active, active);
   r.mean_active_backends = active / window;
-  r.wait_seconds = named(names, times.all, 0);
+  r.wait_seconds         = named(names, times.all, 0);
 
   r.slru  = server.clog.stats();
   r.hints = server.heapam.hint_stats();

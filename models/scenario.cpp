@@ -94,17 +94,17 @@ void read_cpu(Object o, sim::CpuParams& c)
 
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
-  c.time_slice     = o.duration("time_slice", std::nullopt, 1e-5, 1);
+  c.time_slice      = o.duration("time_slice", std::nullopt, 1e-5, 1);
   c.idle_wakeup     = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
   c.idle_wakeup_cpu = o.duration("idle_wakeup_cpu", std::nullopt, 0, 0.1);
-  c.context_switch = o.duration("context_switch", std::nullopt, 0, 0.1);
-  os.futex_wake    = o.duration("futex_wake", std::nullopt, 0, 0.01);
-  os.signal        = o.duration("signal", std::nullopt, 0, 0.01);
-  os.pwrite        = o.duration("pwrite", std::nullopt, 0, 0.01);
-  os.pwrite_per_kb = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
-  os.fdatasync_cpu = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
-  os.socket_send   = o.duration("socket_send", std::nullopt, 0, 0.01);
-  os.socket_recv   = o.duration("socket_recv", std::nullopt, 0, 0.01);
+  c.context_switch  = o.duration("context_switch", std::nullopt, 0, 0.1);
+  os.futex_wake     = o.duration("futex_wake", std::nullopt, 0, 0.01);
+  os.signal         = o.duration("signal", std::nullopt, 0, 0.01);
+  os.pwrite         = o.duration("pwrite", std::nullopt, 0, 0.01);
+  os.pwrite_per_kb  = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
+  os.fdatasync_cpu  = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
+  os.socket_send    = o.duration("socket_send", std::nullopt, 0, 0.01);
+  os.socket_recv    = o.duration("socket_recv", std::nullopt, 0, 0.01);
 }
 
 HardwareSpec read_hardware(Object o)
@@ -153,6 +153,7 @@ Costs read_costs(Object o)
   c.xlog_copy_per_kb      = ns("xlog_copy_per_kB");
   c.xlog_page_init        = ns("xlog_page_init");
   c.spinlock_section      = ns("spinlock_section");
+  c.lwlock_acquire        = ns("lwlock_acquire");
   c.xlog_insert_lock_scan = ns("xlog_insert_lock_scan");
   c.walwriter_loop        = ns("walwriter_loop");
   c.client_command        = ns("client_command");
@@ -228,20 +229,21 @@ Scenario read_scenario(const sim::config::Document& doc)
   sim::config::Reader reader(doc);
   Object root = reader.root();
   Scenario s;
-  s.file                      = doc.name();
-  s.hardware                  = read_hardware(root.object("hardware"));
-  s.costs                     = read_costs(root.object("costs"));
-  s.settings                  = read_settings(root.object("settings"));
-  s.policies                  = read_policies(root.object("policies"));
-  Object run                  = root.object("run");
-  s.pgbench                   = read_pgbench(root.object("pgbench"), s.run);
-  s.run.seed                  = static_cast<std::uint64_t>(run.integer("seed", 1, 0, INT64_MAX));
-  s.run.warmup                = run.duration("warmup", "1s", 0, 1e6);
-  s.run.check_invariants      = run.boolean("check_invariants", true);
-  s.run.checkpoint_at_start   = run.boolean("checkpoint_at_start", true);
-  s.run.workload              = run.choice("workload", "pgbench", {"pgbench", "seqscan"});
+  s.file                    = doc.name();
+  s.hardware                = read_hardware(root.object("hardware"));
+  s.costs                   = read_costs(root.object("costs"));
+  s.settings                = read_settings(root.object("settings"));
+  s.policies                = read_policies(root.object("policies"));
+  Object run                = root.object("run");
+  s.pgbench                 = read_pgbench(root.object("pgbench"), s.run);
+  s.run.seed                = static_cast<std::uint64_t>(run.integer("seed", 1, 0, INT64_MAX));
+  s.run.warmup              = run.duration("warmup", "1s", 0, 1e6);
+  s.run.check_invariants    = run.boolean("check_invariants", true);
+  s.run.checkpoint_at_start = run.boolean("checkpoint_at_start", true);
+  s.run.workload            = run.choice("workload", "pgbench", {"pgbench", "seqscan"});
   if (s.run.workload == "seqscan") s.scan = read_scan(root);
   s.policies.lwlock.wake_cost = s.hardware.os.futex_wake;
+  s.policies.lwlock.op_cost   = s.costs.lwlock_acquire * 1e-9 * s.hardware.cpu.reference_hz / s.hardware.cpu.clock_hz;
   if (s.pgbench.clients > s.settings.max_connections)
     reader.fail("/pgbench/clients", "expected at most max_connections (" + std::to_string(s.settings.max_connections) +
                                         ") clients, got " + std::to_string(s.pgbench.clients));

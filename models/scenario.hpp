@@ -71,6 +71,7 @@ struct Costs {
   double xlog_copy_per_kb;      // CopyXLogRecordToWAL per kB, under the insertion lock
   double xlog_page_init;        // AdvanceXLInsertBuffer initialising one WAL page
   double spinlock_section;      // work inside a short spinlock section (insertpos_lck, info_lck)
+  double lwlock_acquire;        // LWLockAcquire's or LWLockRelease's own code, besides the atomic
   double xlog_insert_lock_scan; // WaitXLogInsertionsToFinish per insertion lock checked
   double walwriter_loop;        // one WAL writer cycle besides the flush itself
   // pgbench (client side), per command.
@@ -164,7 +165,7 @@ struct Scenario {
   Policies policies;
   PgbenchSpec pgbench;
   RunSpec run;
-  ScanSpec scan; // read only when run.workload is "seqscan"
+  ScanSpec scan;           // read only when run.workload is "seqscan"
   nlohmann::json resolved; // every key with its effective value
 };
 

@@ -118,7 +118,7 @@ void Xlog::issue_xlog_fsync(Backend& me)
   const double bytes       = written > synced_upto_
                                  ? static_cast<double>(page_start(written - 1) + XLOG_BLCKSZ - page_start(synced_upto_))
                                  : 0.0;
-  const double start = me.proc.local_time();
+  const double start       = me.proc.local_time();
   me.proc.syscall(scenario_.hardware.os.fdatasync_cpu, ev_.IoWALSync);
   // The device sees the request once the kernel's part of fdatasync() has run (flushing first
   // also keeps submissions to the device in time order, which it requires).

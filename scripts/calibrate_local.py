@@ -35,7 +35,7 @@ REFERENCE = os.path.join(ROOT, "scenarios", "reference", "local-pg15.json")
 
 # Backend code-path costs scaled together; pgbench's and the WAL writer's are not backend work.
 NOT_BACKEND = {"spinlock_section", "xlog_insert_lock_scan", "walwriter_loop", "client_command",
-               "client_transaction"}
+               "client_transaction", "xlog_copy_per_kB"}
 
 
 def measured(sync):

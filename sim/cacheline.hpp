@@ -4,11 +4,15 @@
  * its last writer (nothing on the same core, more from another socket), and waits while earlier
  * operations by other cores still hold it; each operation already waiting makes the hand-off
  * dearer (spinners steal the line from one another), so the cost grows with the number of
- * contending cores. Everything is computed in O(1) at the operation's time, without simcalls:
- * the operating process stalls for the result.
+ * contending cores. Reads follow MESI: a core that read the line since its last write reads it
+ * from its own cache, and the next write must take it back from the readers. Everything is
+ * computed in O(1) at the operation's time, without simcalls: the operating process stalls for
+ * the result.
  */
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <deque>
 
 namespace sim {
@@ -21,15 +25,23 @@ public:
   /// line stays with it (the critical section of a spinlock; 0 for a plain atomic). The process
   /// stalls until done. Returns the time spent waiting for other cores' operations.
   double rmw(Proc& proc, double hold = 0);
-  /// A plain read: the transfer from the last writer, without taking the line.
-  void read(Proc& proc) const;
+  /// A plain read: free if this core still holds the line, else a transfer that leaves a shared
+  /// copy here.
+  void read(Proc& proc);
   /// Operations still in progress or queued at time t.
   std::size_t contenders(double t);
 
 private:
+  bool cached_here(int slot) const;
+
   int owner_      = -1; // slot of the last writer
   double free_at_ = 0;
-  std::deque<double> in_flight_; // completion times, in order
+  // Cores that read the line since the last write (up to a few; more are not remembered, and
+  // pay a transfer on every read, which matters little for a line written that often).
+  std::array<std::int16_t, 4> readers_{};
+  std::uint8_t nreaders_ = 0;
+  bool shared_           = false; // another core read it since the last write
+  std::deque<double> in_flight_;  // completion times, in order
 };
 
 } // namespace sim

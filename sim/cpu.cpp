@@ -83,7 +83,7 @@ void Cpu::release(Proc& proc)
   s.holder = nullptr;
   busy_per_core_[static_cast<std::size_t>(core_of(slot))]--;
   free_slots_++;
-  proc.on_cpu_ = false;
+  proc.on_cpu_  = false;
   min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
   if (run_queue_.empty()) return;
   Proc* next = std::get<2>(*run_queue_.begin());

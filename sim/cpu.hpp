@@ -95,12 +95,12 @@ private:
   std::vector<Slot> slots_;
   std::vector<int> busy_per_core_;
   std::set<std::tuple<double, std::uint64_t, Proc*>> run_queue_; // (order key, arrival, process)
-  std::uint64_t arrivals_  = 0;
-  double min_vruntime_     = 0;
-  int free_slots_      = 0;
-  double busy_seconds_ = 0;
-  double smt_slowdown_ = 1;
-  double stats_since_  = 0;
+  std::uint64_t arrivals_ = 0;
+  double min_vruntime_    = 0;
+  int free_slots_         = 0;
+  double busy_seconds_    = 0;
+  double smt_slowdown_    = 1;
+  double stats_since_     = 0;
 };
 
 } // namespace sim

@@ -46,6 +46,7 @@ LWLock::LWLock(std::string name, WaitEventId event, const LWLockParams& params)
 // implementation the whole check runs under the lock's spinlock.
 bool LWLock::attempt(Proc& proc, LWLockMode mode)
 {
+  proc.stall(params_.op_cost);
   const double waited = line_.rmw(proc, params_.spinlock_impl ? params_.list_hold : 0.0);
   if (params_.spinlock_impl && waited > params_.spin_delay_after) stats_.spindelay++;
   if (holder_conflicts(mode) || now() < released_at(mode)) return false;
@@ -193,6 +194,7 @@ void LWLock::release(Proc& proc)
 {
   if (!waiters_.empty()) proc.flush();
   note_released(proc);
+  proc.stall(params_.op_cost);
   const double at = proc.local_time();
   if (exclusive_ == &proc) {
     exclusive_        = nullptr;
@@ -245,7 +247,7 @@ bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newva
 {
   for (;;) {
     line_.read(proc);
-    if (exclusive_ == nullptr && now() >= excl_released_at_) return true;
+    if (exclusive_ == nullptr && proc.local_time() >= excl_released_at_) return true;
     if (exclusive_ == nullptr) {
       // The holder released without waiting for its copy to be simulated: it inserts until then.
       proc.flush();

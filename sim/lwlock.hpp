@@ -35,6 +35,8 @@ struct LWLockParams {
   double wake_cost = 1.5e-6;
   /// Spinning longer than this on the wait-list lock counts one spin delay (perform_spin_delay).
   double spin_delay_after = 50e-6;
+  /// CPU seconds of LWLockAcquire's and LWLockRelease's own code, besides the atomic itself.
+  double op_cost = 0;
 };
 
 /// LWLOCK_STATS counters, plus the time spent acquiring and the part of it spent asleep.

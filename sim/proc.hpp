@@ -100,7 +100,9 @@ private:
   bool active_            = false;
   WaitEventId event_      = kCpu;
   double event_since_     = 0;
-  double syscall_seconds_ = 0; // accrued system-call time not yet taken off the CPU time
+  double syscall_seconds_ = 0;     // accrued system-call time not yet taken off the CPU time
+  bool parked_            = false; // asleep on (or about to sleep on) the semaphore
+  bool wake_pending_      = false; // woken while not parked
   WaitTimes times_;
 };
 
