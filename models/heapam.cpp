@@ -74,14 +74,16 @@ XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t ke
 {
   me.proc.work(costs_.index_insert);
   if (!rel.permanent()) return InvalidXLogRecPtr;
-  XLogRecPtr& leaf_lsn = rel.index_leaf_lsn(key / IndexEntriesPerLeaf);
+  const std::uint32_t leaf = key / IndexEntriesPerLeaf;
   XLogRecordData rec{record_header(1) + SizeOfBtreeInsert + SizeOfIndexTupleInt4, 0};
-  if (xlog_.needs_image(leaf_lsn)) {
+  if (xlog_.needs_image(rel.index_leaf_lsn(leaf))) {
     rec.size += SizeOfBlockImageHeader + IndexLeafImage;
     rec.fpi++;
   }
-  leaf_lsn = xlog_.XLogInsert(me, rec);
-  return leaf_lsn;
+  // No reference into the relation is kept across XLogInsert: others may grow it meanwhile.
+  const XLogRecPtr lsn      = xlog_.XLogInsert(me, rec);
+  rel.index_leaf_lsn(leaf) = lsn;
+  return lsn;
 }
 
 // An index scan for the row: each index entry leads to one HOT chain (the versions of the row
