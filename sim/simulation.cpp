@@ -5,12 +5,33 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 #include <vector>
 
 namespace sim {
+
+namespace {
+
+constexpr const char* kControlActor = "control";
+
+// SimGrid's deadlock signal is static and takes no argument: it reaches the one Simulation of
+// the process through this pointer.
+Simulation* instance = nullptr;
+
+std::string seconds_text(double t)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", t);
+  return buf;
+}
+
+} // namespace
 
 Simulation::Simulation(const std::vector<std::string>& args)
 {
@@ -24,9 +45,17 @@ Simulation::Simulation(const std::vector<std::string>& args)
   auto* zone = simgrid::s4u::create_full_zone("machine");
   host_      = zone->create_host("server", 1e9);
   zone->seal();
+  all_returned_ = simgrid::s4u::Semaphore::create(0);
+  instance      = this;
+  simgrid::s4u::Engine::on_deadlock_cb([]() {
+    if (instance != nullptr) instance->report_deadlock("every actor waits for a wake-up that no actor is left to send");
+  });
 }
 
-Simulation::~Simulation() = default;
+Simulation::~Simulation()
+{
+  instance = nullptr;
+}
 
 double Simulation::now()
 {
@@ -35,13 +64,17 @@ double Simulation::now()
 
 void Simulation::spawn(const std::string& name, std::function<void()> body)
 {
-  simgrid::s4u::Actor::create(name, host_, std::move(body))->daemonize();
+  running_actors_++;
+  simgrid::s4u::Actor::create(name, host_, [this, body = std::move(body)]() {
+    body();
+    if (--running_actors_ == 0) all_returned_->release();
+  })->daemonize();
 }
 
 void Simulation::run(const Window& window, const std::function<void()>& on_measure,
                      const std::function<void(double)>& on_progress, const std::function<void()>& on_end)
 {
-  simgrid::s4u::Actor::create("control", host_, [&window, &on_measure, &on_progress, &on_end]() {
+  simgrid::s4u::Actor::create(kControlActor, host_, [&window, &on_measure, &on_progress, &on_end]() {
     simgrid::s4u::this_actor::sleep_for(window.warmup);
     if (on_measure) on_measure();
     const double start = now();
@@ -55,9 +88,60 @@ void Simulation::run(const Window& window, const std::function<void()>& on_measu
     simgrid::s4u::this_actor::sleep_until(end);
     if (on_end) on_end();
   });
+  run_engine();
+}
+
+void Simulation::run_to_completion()
+{
+  // The control actor keeps the daemons alive without a timed activity of its own, so that
+  // SimGrid can tell a deadlock from a long wait.
+  if (running_actors_ > 0) simgrid::s4u::Actor::create(kControlActor, host_, [this]() { all_returned_->acquire(); });
+  run_engine();
+}
+
+void Simulation::run_engine()
+{
   const auto t0 = std::chrono::steady_clock::now();
   engine_->run();
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (deadlocked_)
+    throw Deadlock("the simulation deadlocked at simulated time " + seconds_text(deadlock_time_) +
+                   " s (see the report above)");
+}
+
+void Simulation::on_deadlock(DeadlockHook hook)
+{
+  deadlock_hooks_.push_back(std::move(hook));
+}
+
+void Simulation::declare_deadlock(const std::string& reason)
+{
+  if (instance == nullptr) throw Deadlock(reason);
+  instance->report_deadlock(reason);
+  simgrid::s4u::Actor::kill_all();
+  simgrid::s4u::this_actor::exit();
+}
+
+// The report is written at once and in one piece, so that it is seen even if what follows the
+// deadlock goes wrong too.
+void Simulation::report_deadlock(const std::string& reason)
+{
+  deadlocked_    = true;
+  deadlock_time_ = now();
+  std::ostringstream out;
+  out << "walsim: DEADLOCK at simulated time " << seconds_text(deadlock_time_) << " s: " << reason << "\n";
+  out << "walsim: actors still alive:";
+  for (const auto& actor : engine_->get_all_actors())
+    if (actor->get_name() != kControlActor) out << " " << actor->get_name();
+  out << "\n";
+  for (const auto& hook : deadlock_hooks_) {
+    try {
+      hook(out);
+    } catch (const std::exception& e) {
+      out << "walsim: (a deadlock report hook failed: " << e.what() << ")\n";
+    }
+  }
+  std::cerr << out.str() << std::flush;
 }
 
 long peak_rss_kb()

@@ -1,25 +1,37 @@
-/* libFuzzer target for the scenario loader and the --set parser.
+/* libFuzzer target for the scenario loader, the --set parser and the scenario reader.
  *
  * Whatever the bytes, loading, validating and overriding a scenario must either work or throw
- * sim::config::Error: any other exception, crash or sanitizer report is a bug in sim/config.cpp
- * or sim/units.cpp. The accessors read below cover every kind, at the top level, in nested
- * objects and in arrays of objects, so that typed reads, unknown-key detection and the resolved
- * document are all exercised.
+ * sim::config::Error: any other exception, crash or sanitizer report is a bug in sim/config.cpp,
+ * sim/units.cpp or the models' scenario readers. Each input is used four ways:
+ *  - as a document read by a generic reader whose accessors cover every kind of value, at the
+ *    top level, in nested objects and in arrays of objects;
+ *  - as a document read by pg::read_scenario, the reader walsim run uses, with "extends"
+ *    resolved in the shipped scenarios/ directory so that the seed corpus (every shipped
+ *    scenario, added by .ci/run) composes into complete scenarios;
+ *  - as a --set assignment over a small document, read by the generic reader;
+ *  - as a --set assignment over a shipped scenario, read by pg::read_scenario.
  */
+#include "models/scenario.hpp"
 #include "sim/config.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace {
 
 namespace config = sim::config;
 
-/// "extends" in fuzzed text must not find real files next to the fuzzer.
+/// "extends" in the generic cases must not find real files next to the fuzzer.
 constexpr const char* kNoSuchDir = "/nonexistent-walsim-fuzz-dir";
+#ifdef WALSIM_SOURCE_DIR
+const std::string kScenarioDir = WALSIM_SOURCE_DIR "/scenarios";
+#else
+const std::string kScenarioDir = kNoSuchDir;
+#endif
 
-void read_scenario(const config::Document& doc)
+void read_generic(const config::Document& doc)
 {
   config::Reader reader(doc);
   config::Object root = reader.root();
@@ -64,12 +76,40 @@ void read_scenario(const config::Document& doc)
   reader.resolved().dump();
 }
 
+/// What walsim run does with a document: a scenario, or the problems that make it unusable.
+void read_real(const config::Document& doc)
+{
+  try {
+    const pg::Scenario scenario = pg::read_scenario(doc);
+    scenario.resolved.dump();
+  } catch (const config::Error& error) {
+    for (const config::Problem& problem : error.problems()) problem.to_string();
+  }
+}
+
 void fuzz_document(const std::string& text)
 {
   try {
-    read_scenario(config::Document::parse(text, "fuzz.json", kNoSuchDir));
+    read_generic(config::Document::parse(text, "fuzz.json", kNoSuchDir));
   } catch (const config::Error&) {
   }
+  try {
+    read_real(config::Document::parse(text, kScenarioDir + "/fuzz.json", kScenarioDir));
+  } catch (const config::Error&) {
+  }
+}
+
+/// The shipped scenario that --set assignments apply to, loaded once; nullopt if it cannot be.
+const std::optional<config::Document>& shipped_scenario()
+{
+  static const std::optional<config::Document> doc = []() -> std::optional<config::Document> {
+    try {
+      return config::Document::load(kScenarioDir + "/local-pg15-tpcb.json");
+    } catch (const config::Error&) {
+      return std::nullopt;
+    }
+  }();
+  return doc;
 }
 
 void fuzz_assignment(const std::string& assignment)
@@ -79,7 +119,14 @@ void fuzz_assignment(const std::string& assignment)
         R"({"pgbench": {"clients": 8, "weights": [0.5, 0.5]}, "hardware": {"disks": [{"latency": "20us"}]}})",
         "base.json", kNoSuchDir);
     doc.set(assignment);
-    read_scenario(doc);
+    read_generic(doc);
+  } catch (const config::Error&) {
+  }
+  if (!shipped_scenario()) return;
+  try {
+    config::Document doc = *shipped_scenario();
+    doc.set(assignment);
+    read_real(doc);
   } catch (const config::Error&) {
   }
 }

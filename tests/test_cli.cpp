@@ -1,0 +1,503 @@
+/* Scenario-level tests of the walsim command line: the built binary runs as a child process, as
+ * a user runs it, and its exit status, stdout, stderr and output files are checked.
+ *
+ * Runs use a tiny scenario (two clients, 0.2 simulated seconds) written into a temporary
+ * directory and extending the shipped hardware and cost profiles, so each test takes well under
+ * a second.
+ */
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kWalsim    = WALSIM_BINARY;
+const std::string kSourceDir = WALSIM_SOURCE_DIR;
+
+struct Outcome {
+  int status = -1; // exit status, or 128 + signal number
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, const std::string& text)
+{
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  REQUIRE(out.good());
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+  return text.find(part) != std::string::npos;
+}
+
+/// A directory of its own for each test, removed with everything in it.
+class TempDir {
+public:
+  TempDir()
+  {
+    const char* tmp      = std::getenv("TMPDIR");
+    std::string pattern  = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/walsim-cli-XXXXXX";
+    const char* dir_name = mkdtemp(pattern.data());
+    REQUIRE(dir_name != nullptr);
+    path_ = dir_name;
+  }
+  ~TempDir()
+  {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&)            = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const fs::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  std::set<std::string> entries() const
+  {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path_)) names.insert(entry.path().filename().string());
+    return names;
+  }
+
+private:
+  fs::path path_;
+};
+
+/// Runs walsim with args, stdin from /dev/null, stdout and stderr captured through files.
+Outcome walsim(const std::vector<std::string>& args, const TempDir& dir)
+{
+  const std::string out_path = dir / ".stdout";
+  const std::string err_path = dir / ".stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  std::vector<std::string> argv_store{kWalsim};
+  argv_store.insert(argv_store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_store) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  pid_t pid       = 0;
+  const int error = posix_spawn(&pid, kWalsim.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(error == 0);
+  int wait_status = 0;
+  REQUIRE(waitpid(pid, &wait_status, 0) == pid);
+
+  Outcome outcome;
+  if (WIFEXITED(wait_status))
+    outcome.status = WEXITSTATUS(wait_status);
+  else if (WIFSIGNALED(wait_status))
+    outcome.status = 128 + WTERMSIG(wait_status);
+  outcome.out = read_file(out_path);
+  outcome.err = read_file(err_path);
+  fs::remove(out_path);
+  fs::remove(err_path);
+  return outcome;
+}
+
+std::string shipped(const std::string& relative)
+{
+  return kSourceDir + "/scenarios/" + relative;
+}
+
+/// Two clients for 0.2 simulated seconds on the shipped profiles of the 2-core machine.
+nlohmann::json tiny_scenario()
+{
+  return {{"_about", "a tiny run for the command-line tests"},
+          {"hardware", {{"extends", shipped("hardware/local-2core.json")}}},
+          {"costs", {{"extends", shipped("costs/pg15.json")}}},
+          {"pgbench", {{"clients", 2}, {"time", "0.2s"}}},
+          {"run", {{"warmup", "0s"}, {"seed", 1}}}};
+}
+
+std::string write_scenario(const TempDir& dir, const std::string& name, const nlohmann::json& scenario)
+{
+  const std::string path = dir / name;
+  write_file(path, scenario.dump(2));
+  return path;
+}
+
+void check_mentions(const std::string& text, const std::vector<std::string>& words)
+{
+  for (const auto& word : words) {
+    INFO("expected to find " << word);
+    CHECK(contains(text, word));
+  }
+}
+
+const std::vector<std::string> kScenarioOptions = {"--set",  "--seed",    "-c",      "--clients", "-j",
+                                                   "--jobs", "-T",        "--time",  "-M",        "--protocol",
+                                                   "-b",     "--builtin", "--scale", "-h",        "--help"};
+
+/// A scenario error: exit status 2, the problem as FILE: /pointer: message on stderr, nothing on
+/// stdout, and no result file although --json asked for one.
+void check_rejected(const TempDir& dir, const std::vector<std::string>& args, const std::string& expected)
+{
+  const std::string json_path = dir / "result.json";
+  const auto before           = dir.entries();
+  std::vector<std::string> run_args{"run"};
+  run_args.insert(run_args.end(), args.begin(), args.end());
+  run_args.insert(run_args.end(), {"--json", json_path});
+  const Outcome run = walsim(run_args, dir);
+  INFO("stderr: " << run.err);
+  CHECK(run.status == 2);
+  CHECK(contains(run.err, "walsim: " + expected));
+  CHECK(run.out.empty());
+  CHECK_FALSE(fs::exists(json_path));
+  CHECK(dir.entries() == before);
+
+  std::vector<std::string> validate_args{"validate"};
+  validate_args.insert(validate_args.end(), args.begin(), args.end());
+  const Outcome validate = walsim(validate_args, dir);
+  INFO("validate stderr: " << validate.err);
+  CHECK(validate.status == 2);
+  CHECK(contains(validate.err, "walsim: " + expected));
+}
+
+/// The keys of a resolved scenario, dotted ("settings.wal_writer_delay").
+void leaf_keys(const nlohmann::json& node, const std::string& prefix, std::set<std::string>& keys)
+{
+  if (!node.is_object()) {
+    keys.insert(prefix);
+    return;
+  }
+  for (const auto& [key, value] : node.items()) leaf_keys(value, prefix.empty() ? key : prefix + "." + key, keys);
+}
+
+} // namespace
+
+TEST_CASE("CLI: walsim --help exits 0 and lists every command and option", "[cli]")
+{
+  TempDir dir;
+  for (const std::string flag : {"--help", "-h"}) {
+    const Outcome o = walsim({flag}, dir);
+    CHECK(o.status == 0);
+    check_mentions(
+        o.out, {"usage: walsim", "run SCENARIO", "validate SCENARIO", "-h, --help", "-V, --version", "Exit status"});
+  }
+}
+
+TEST_CASE("CLI: walsim run --help exits 0 and lists every option", "[cli]")
+{
+  TempDir dir;
+  const Outcome o = walsim({"run", "--help"}, dir);
+  CHECK(o.status == 0);
+  check_mentions(o.out, {"usage: walsim run SCENARIO.json"});
+  check_mentions(o.out, kScenarioOptions);
+  check_mentions(o.out, {"--json", "--reproducible", "-P", "--progress", "-q", "--quiet", "--sg-cfg"});
+}
+
+TEST_CASE("CLI: walsim validate --help exits 0 and lists every option", "[cli]")
+{
+  TempDir dir;
+  const Outcome o = walsim({"validate", "--help"}, dir);
+  CHECK(o.status == 0);
+  check_mentions(o.out, {"usage: walsim validate SCENARIO.json", "FILE: /json/pointer"});
+  check_mentions(o.out, kScenarioOptions);
+  check_mentions(o.out, {"--resolved"});
+}
+
+TEST_CASE("CLI: walsim --version names walsim and SimGrid", "[cli]")
+{
+  TempDir dir;
+  for (const std::string flag : {"--version", "-V"}) {
+    const Outcome o = walsim({flag}, dir);
+    CHECK(o.status == 0);
+    check_mentions(o.out, {"walsim 0.", "SimGrid 3.32"});
+  }
+}
+
+TEST_CASE("CLI: no arguments is a usage error with exit status 2", "[cli]")
+{
+  TempDir dir;
+  const Outcome o = walsim({}, dir);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "usage: walsim <command>"));
+  CHECK(o.out.empty());
+}
+
+TEST_CASE("CLI: an unknown command is a usage error with exit status 2", "[cli]")
+{
+  TempDir dir;
+  const Outcome o = walsim({"simulate", "x.json"}, dir);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "unknown command \"simulate\""));
+  CHECK(contains(o.err, "usage: walsim <command>"));
+}
+
+TEST_CASE("CLI: an unknown option is a usage error with exit status 2", "[cli]")
+{
+  TempDir dir;
+  const std::string scenario = write_scenario(dir, "tiny.json", tiny_scenario());
+  for (const std::string command : {"run", "validate"}) {
+    const Outcome o = walsim({command, scenario, "--no-such-option"}, dir);
+    INFO(command << ": " << o.err);
+    CHECK(o.status == 2);
+    CHECK(contains(o.err, "no-such-option"));
+    CHECK(contains(o.err, "usage: walsim " + command + " SCENARIO.json"));
+    CHECK(o.out.empty());
+  }
+}
+
+TEST_CASE("CLI: a scenario argument is required", "[cli]")
+{
+  TempDir dir;
+  for (const std::string command : {"run", "validate"}) {
+    const Outcome o = walsim({command}, dir);
+    CHECK(o.status == 2);
+    CHECK(contains(o.err, "no scenario file given"));
+  }
+}
+
+TEST_CASE("CLI: walsim validate accepts the tiny scenario and every shipped one", "[cli]")
+{
+  TempDir dir;
+  const Outcome tiny = walsim({"validate", write_scenario(dir, "tiny.json", tiny_scenario())}, dir);
+  INFO(tiny.err);
+  CHECK(tiny.status == 0);
+  CHECK(contains(tiny.out, "valid"));
+  for (const auto& entry : fs::directory_iterator(kSourceDir + "/scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const Outcome o = walsim({"validate", entry.path().string()}, dir);
+    INFO(entry.path() << ": " << o.err);
+    CHECK(o.status == 0);
+  }
+}
+
+TEST_CASE("CLI: an unknown key is rejected with the nearest valid name", "[cli]")
+{
+  TempDir dir;
+  auto scenario                            = tiny_scenario();
+  scenario["settings"]["wal_writer_delai"] = "100ms";
+  const std::string path                   = write_scenario(dir, "typo.json", scenario);
+  check_rejected(dir, {path}, path + ": /settings/wal_writer_delai: unknown key (did you mean \"wal_writer_delay\"?)");
+}
+
+TEST_CASE("CLI: a value of the wrong type is rejected", "[cli]")
+{
+  TempDir dir;
+  auto scenario                  = tiny_scenario();
+  scenario["pgbench"]["clients"] = "two";
+  const std::string path         = write_scenario(dir, "type.json", scenario);
+  check_rejected(dir, {path}, path + ": /pgbench/clients: expected an integer");
+}
+
+TEST_CASE("CLI: an out-of-range value is rejected", "[cli]")
+{
+  TempDir dir;
+  auto scenario                  = tiny_scenario();
+  scenario["pgbench"]["clients"] = 0;
+  const std::string path         = write_scenario(dir, "range.json", scenario);
+  check_rejected(dir, {path}, path + ": /pgbench/clients: expected an integer between 1 and");
+}
+
+TEST_CASE("CLI: a quantity with a bad unit is rejected", "[cli]")
+{
+  TempDir dir;
+  auto scenario                            = tiny_scenario();
+  scenario["settings"]["wal_writer_delay"] = "200 parsecs";
+  const std::string path                   = write_scenario(dir, "unit.json", scenario);
+  check_rejected(dir, {path}, path + ": /settings/wal_writer_delay: expected a duration with a unit");
+}
+
+TEST_CASE("CLI: a missing required key is rejected", "[cli]")
+{
+  TempDir dir;
+  auto profile = nlohmann::json::parse(read_file(shipped("hardware/local-2core.json")));
+  profile["cpu"].erase("cores_per_socket");
+  write_file(dir / "no-cores.json", profile.dump(2));
+  auto scenario          = tiny_scenario();
+  scenario["hardware"]   = {{"extends", "no-cores.json"}};
+  const std::string path = write_scenario(dir, "missing.json", scenario);
+  check_rejected(dir, {path}, dir / "no-cores.json" + ": /hardware/cpu/cores_per_socket: missing required key");
+}
+
+TEST_CASE("CLI: a bad value inherited from an extended hardware profile names the profile's file", "[cli]")
+{
+  TempDir dir;
+  auto profile            = nlohmann::json::parse(read_file(shipped("hardware/local-2core.json")));
+  profile["cpu"]["clock"] = "3 GHzz";
+  write_file(dir / "bad-clock.json", profile.dump(2));
+  auto scenario          = tiny_scenario();
+  scenario["hardware"]   = {{"extends", "bad-clock.json"}};
+  const std::string path = write_scenario(dir, "inherits.json", scenario);
+  check_rejected(dir, {path}, dir / "bad-clock.json" + ": /hardware/cpu/clock: expected a frequency with a unit");
+}
+
+TEST_CASE("CLI: a malformed --set is rejected", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "--set", "pgbench.clients"}, "--set pgbench.clients: expected key=value");
+}
+
+TEST_CASE("CLI: --set of an unknown key is rejected with the nearest valid name", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "--set", "pgbench.clinets=4"},
+                 "--set pgbench.clinets=4: /pgbench/clinets: unknown key (did you mean \"clients\"?)");
+}
+
+TEST_CASE("CLI: --set values are validated as scenario values", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "-c", "0"}, "--set pgbench.clients=0: /pgbench/clients: expected an integer between 1");
+  check_rejected(dir, {path, "-T", "5 fortnights"},
+                 "--set pgbench.time=5 fortnights: /pgbench/time: expected a duration with a unit");
+}
+
+TEST_CASE("CLI: a scenario file that cannot be read is rejected", "[cli]")
+{
+  TempDir dir;
+  const std::string missing = dir / "no-such-scenario.json";
+  check_rejected(dir, {missing}, missing + ": cannot read file");
+  fs::create_directory(dir / "a-directory.json");
+  check_rejected(dir, {dir / "a-directory.json"}, dir / "a-directory.json" + ": cannot read file: is a directory");
+}
+
+TEST_CASE("CLI: a JSON syntax error is rejected with its line and column", "[cli]")
+{
+  TempDir dir;
+  const std::string path = dir / "syntax.json";
+  write_file(path, "{\n  \"pgbench\": {\"clients\": 2,}\n}\n");
+  check_rejected(dir, {path}, path + ": line 2, column ");
+}
+
+TEST_CASE("CLI: every problem of a scenario is reported at once", "[cli]")
+{
+  TempDir dir;
+  auto scenario                            = tiny_scenario();
+  scenario["pgbench"]["clients"]           = -1;
+  scenario["settings"]["wal_writer_delay"] = "soon";
+  scenario["run"]["sed"]                   = 3;
+  const std::string path                   = write_scenario(dir, "many.json", scenario);
+  const Outcome o                          = walsim({"validate", path}, dir);
+  CHECK(o.status == 2);
+  check_mentions(o.err, {path + ": /pgbench/clients: ", path + ": /settings/wal_writer_delay: ",
+                         path + ": /run/sed: unknown key (did you mean \"seed\"?)"});
+}
+
+TEST_CASE("CLI: --json into a missing directory is rejected before running", "[cli]")
+{
+  TempDir dir;
+  const std::string path     = write_scenario(dir, "tiny.json", tiny_scenario());
+  const std::string json_out = dir / "no-such-dir/result.json";
+  const auto before          = dir.entries();
+  const Outcome o            = walsim({"run", path, "--json", json_out}, dir);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "no-such-dir"));
+  CHECK(o.out.empty());
+  CHECK_FALSE(fs::exists(json_out));
+  CHECK(dir.entries() == before);
+}
+
+TEST_CASE("CLI: walsim run prints a pgbench-style summary and writes its JSON atomically", "[cli]")
+{
+  TempDir dir;
+  const std::string path     = write_scenario(dir, "tiny.json", tiny_scenario());
+  const std::string json_out = dir / "result.json";
+  const Outcome o            = walsim({"run", path, "--json", json_out}, dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  check_mentions(o.out, {"scaling factor: 1", "number of clients: 2", "duration: 0.2 s",
+                         "number of transactions actually processed: ", "latency average = ", "tps = ", "WALInsertLock",
+                         "WALWriteLock"});
+  const auto result = nlohmann::json::parse(read_file(json_out));
+  CHECK(result.contains("host_measurements"));
+  CHECK(dir.entries() == std::set<std::string>{"tiny.json", "result.json"});
+}
+
+TEST_CASE("CLI: the same scenario and seed give byte-identical output", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome first    = walsim({"run", path, "--seed", "7", "--reproducible", "--json", dir / "a.json"}, dir);
+  const Outcome second   = walsim({"run", path, "--seed", "7", "--reproducible", "--json", dir / "b.json"}, dir);
+  const Outcome other    = walsim({"run", path, "--seed", "8", "--reproducible", "--json", dir / "c.json"}, dir);
+  const Outcome timed    = walsim({"run", path, "--seed", "7", "--json", dir / "d.json"}, dir);
+  REQUIRE(first.status == 0);
+  REQUIRE(second.status == 0);
+  REQUIRE(other.status == 0);
+  REQUIRE(timed.status == 0);
+
+  CHECK(first.out == second.out);
+  CHECK(first.out == timed.out);
+  const std::string a = read_file(dir / "a.json");
+  CHECK_FALSE(a.empty());
+  CHECK(a == read_file(dir / "b.json"));
+  CHECK(a != read_file(dir / "c.json"));
+
+  // Without --reproducible only the host's measurements differ.
+  auto reproducible = nlohmann::ordered_json::parse(a);
+  auto with_host    = nlohmann::ordered_json::parse(read_file(dir / "d.json"));
+  CHECK_FALSE(reproducible.contains("host_measurements"));
+  REQUIRE(with_host.contains("host_measurements"));
+  with_host.erase("host_measurements");
+  CHECK(with_host.dump(2) + "\n" == a);
+}
+
+TEST_CASE("CLI: README's scenario reference lists every key of the shipped scenarios", "[cli]")
+{
+  TempDir dir;
+  std::set<std::string> keys;
+  for (const auto& entry : fs::directory_iterator(kSourceDir + "/scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const Outcome o = walsim({"validate", "--resolved", entry.path().string()}, dir);
+    INFO(entry.path() << ": " << o.err);
+    REQUIRE(o.status == 0);
+    leaf_keys(nlohmann::json::parse(o.out), "", keys);
+  }
+  const std::string readme = read_file(kSourceDir + "/README.md");
+  REQUIRE_FALSE(keys.empty());
+  for (const auto& key : keys) {
+    INFO("README.md does not document the scenario key " << key);
+    CHECK(contains(readme, "`" + key + "`"));
+  }
+}
+
+TEST_CASE("CLI: .ci/run runs README command 2 as README.md shows it", "[cli]")
+{
+  const std::string readme = read_file(kSourceDir + "/README.md");
+  const std::string ci     = read_file(kSourceDir + "/.ci/run");
+  const std::string begin  = "<!-- command-2: begin -->";
+  const std::string end    = "<!-- command-2: end -->";
+  const auto first         = readme.find(begin);
+  REQUIRE(first != std::string::npos);
+  CHECK(readme.find(begin, first + 1) == std::string::npos);
+  const auto last = readme.find(end, first);
+  REQUIRE(last != std::string::npos);
+  CHECK(contains(readme.substr(first, last - first), "ctest"));
+  CHECK(contains(ci, begin));
+  CHECK(contains(ci, end));
+}
