@@ -90,6 +90,7 @@ void read_cpu(Object o, sim::CpuParams& c)
   c.line_local       = line.duration("local", std::nullopt, 0, 1e-5);
   c.line_remote      = line.duration("remote", std::nullopt, 0, 1e-5);
   c.line_contention  = line.number("contention", std::nullopt, 0, 10);
+  c.line_parallelism = line.number("parallel_misses", 4, 1, 64);
 }
 
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)

@@ -18,8 +18,9 @@ constexpr int XLOG_BLCKSZ = 8192; // WAL pages
 
 /// clog.c: two status bits per transaction.
 constexpr int CLOG_XACTS_PER_PAGE      = BLCKSZ * 4;
-constexpr int CLOG_LSNS_PER_PAGE       = BLCKSZ / 256; // (32) group LSNs per CLOG page
-constexpr int CLOG_XACTS_PER_LSN_GROUP = CLOG_XACTS_PER_PAGE / CLOG_LSNS_PER_PAGE;
+/// clog.c: the latest asynchronous commit LSN is kept per group of 32 transactions (1024 per page).
+constexpr int CLOG_XACTS_PER_LSN_GROUP = 32;
+constexpr int CLOG_LSNS_PER_PAGE       = CLOG_XACTS_PER_PAGE / CLOG_XACTS_PER_LSN_GROUP;
 
 enum class XidStatus : std::uint8_t { InProgress, Committed, Aborted };
 

@@ -93,6 +93,9 @@ private:
   void WALInsertLockRelease(Backend& me);
   void ReserveXLogInsertLocation(Backend& me, std::uint64_t size, XLogRecPtr* start, XLogRecPtr* end);
   void CopyXLogRecordToWAL(Backend& me, XLogRecPtr start, XLogRecPtr end);
+  double copy_line_transfers(Backend& me, XLogRecPtr start, XLogRecPtr end);
+  int zeroed_by(XLogRecPtr lsn) const;
+  void init_page(Backend& me);
   void AdvanceXLInsertBuffer(Backend& me, XLogRecPtr upto);
   XLogRecPtr WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto);
   void XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexible);
@@ -126,6 +129,9 @@ private:
   sim::LWLock WALWriteLock_;
   sim::LWLock WALBufMappingLock_;
   XLogRecPtr InitializedUpTo_ = 0;
+  std::vector<std::int16_t> page_zeroed_by_; // by WAL buffer: the CPU slot that zeroed its page
+  XLogRecPtr last_insert_end_ = 0;          // the latest record copied, and by which CPU slot
+  int last_insert_slot_       = -1;
 
   // The WAL file in the OS page cache: written but not yet synced.
   XLogRecPtr synced_upto_ = 0;

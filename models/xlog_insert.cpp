@@ -48,6 +48,7 @@ Xlog::Xlog(const Scenario& scenario, const WaitEvents& events, sim::Nvme& device
       WALWriteLock_("WALWriteLock", events.WALWriteLock, scenario.policies.lwlock),
       WALBufMappingLock_("WALBufMappingLock", events.WALBufMapping, scenario.policies.lwlock)
 {
+  page_zeroed_by_.assign(static_cast<std::size_t>(wal_buffer_pages_), -1);
   insert_locks_.reserve(static_cast<std::size_t>(scenario.settings.num_xloginsert_locks));
   for (int i = 0; i < scenario.settings.num_xloginsert_locks; i++)
     insert_locks_.emplace_back("WALInsertLock " + std::to_string(i), events.WALInsert, scenario.policies.lwlock);
@@ -128,6 +129,29 @@ void Xlog::CopyXLogRecordToWAL(Backend& me, XLogRecPtr start, XLogRecPtr end)
     AdvanceXLInsertBuffer(me, page);
   }
   me.proc.work(costs_.xlog_copy_per_kb * static_cast<double>(end - start) / 1024.0);
+  me.proc.stall(copy_line_transfers(me, start, end));
+}
+
+// The cache lines a record is copied into were last written by another core: the first one,
+// shared with the previous record, by that record's inserter; the others by whoever zeroed the
+// WAL buffer page. Each must be fetched for writing; after the first, the misses overlap.
+double Xlog::copy_line_transfers(Backend& me, XLogRecPtr start, XLogRecPtr end)
+{
+  constexpr XLogRecPtr kLine = 64;
+  const sim::Cpu& cpu        = me.proc.cpu();
+  const int me_slot          = me.proc.slot();
+  const bool shares_line     = start / kLine == last_insert_end_ / kLine && last_insert_end_ % kLine != 0;
+  double seconds = cpu.transfer(shares_line ? last_insert_slot_ : zeroed_by(start), me_slot);
+  for (XLogRecPtr line = start / kLine * kLine + kLine; line < end; line += kLine)
+    seconds += cpu.transfer(zeroed_by(line), me_slot) / cpu.params().line_parallelism;
+  last_insert_end_  = end;
+  last_insert_slot_ = me_slot;
+  return seconds;
+}
+
+int Xlog::zeroed_by(XLogRecPtr lsn) const
+{
+  return page_zeroed_by_[static_cast<std::size_t>(lsn / XLOG_BLCKSZ) % page_zeroed_by_.size()];
 }
 
 void Xlog::AdvanceXLInsertBuffer(Backend& me, XLogRecPtr upto)
@@ -156,10 +180,17 @@ void Xlog::AdvanceXLInsertBuffer(Backend& me, XLogRecPtr upto)
         continue;
       }
     }
-    me.proc.work(costs_.xlog_page_init);
-    InitializedUpTo_ += XLOG_BLCKSZ;
+    init_page(me);
   }
   WALBufMappingLock_.release(me.proc);
+}
+
+void Xlog::init_page(Backend& me)
+{
+  me.proc.work(costs_.xlog_page_init);
+  page_zeroed_by_[static_cast<std::size_t>(InitializedUpTo_ / XLOG_BLCKSZ) % page_zeroed_by_.size()] =
+      static_cast<std::int16_t>(me.proc.slot());
+  InitializedUpTo_ += XLOG_BLCKSZ;
 }
 
 void Xlog::AdvanceXLInsertBufferOpportunistic(Backend& me)
@@ -169,8 +200,7 @@ void Xlog::AdvanceXLInsertBufferOpportunistic(Backend& me)
   WALBufMappingLock_.acquire(me.proc, sim::LWLockMode::Exclusive);
   // Initialise every buffer whose old page has been written already.
   while (InitializedUpTo_ + XLOG_BLCKSZ <= shared_result_.Write + ahead) {
-    me.proc.work(costs_.xlog_page_init);
-    InitializedUpTo_ += XLOG_BLCKSZ;
+    init_page(me);
   }
   WALBufMappingLock_.release(me.proc);
 }

@@ -22,13 +22,13 @@ double CacheLine::rmw(Proc& proc, double hold)
   const double start  = std::max(t, free_at_);
   // The writer must own the line exclusively: a transfer unless it is the last writer and
   // nobody read it since (invalidating shared copies costs about one transfer too).
-  const int from    = owner_ == proc.slot() && shared_ && nreaders_ > 0 ? readers_[0] : owner_;
+  const int from    = owner_ == proc.slot() && shared_ ? a_reader_ : owner_;
   const double move = cpu.transfer(from, proc.slot()) * (1.0 + cpu.params().line_contention * queued);
   const double done = start + move + hold;
   free_at_          = done;
   owner_            = proc.slot();
-  shared_           = false;
-  nreaders_         = 0;
+  if (shared_) std::fill(readers_.begin(), readers_.end(), 0);
+  shared_ = false;
   in_flight_.push_back(done);
   proc.stall(done - t);
   return start - t;
@@ -37,9 +37,8 @@ double CacheLine::rmw(Proc& proc, double hold)
 bool CacheLine::cached_here(int slot) const
 {
   if (slot == owner_) return true;
-  for (std::uint8_t i = 0; i < nreaders_; i++)
-    if (readers_[i] == slot) return true;
-  return false;
+  const auto word = static_cast<std::size_t>(slot) / 64;
+  return shared_ && word < readers_.size() && ((readers_[word] >> (slot % 64)) & 1u);
 }
 
 void CacheLine::read(Proc& proc)
@@ -50,8 +49,12 @@ void CacheLine::read(Proc& proc)
     return;
   }
   proc.stall(proc.cpu().transfer(owner_, slot));
-  shared_ = true;
-  if (nreaders_ < readers_.size()) readers_[nreaders_++] = static_cast<std::int16_t>(slot);
+  if (slot < 0) return;
+  const auto word = static_cast<std::size_t>(slot) / 64;
+  if (readers_.size() <= word) readers_.resize(word + 1, 0);
+  readers_[word] |= std::uint64_t{1} << (slot % 64);
+  a_reader_ = slot;
+  shared_   = true;
 }
 
 } // namespace sim

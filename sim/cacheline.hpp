@@ -11,9 +11,9 @@
  */
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace sim {
 
@@ -36,11 +36,11 @@ private:
 
   int owner_      = -1; // slot of the last writer
   double free_at_ = 0;
-  // Cores that read the line since the last write (up to a few; more are not remembered, and
-  // pay a transfer on every read, which matters little for a line written that often).
-  std::array<std::int16_t, 4> readers_{};
-  std::uint8_t nreaders_ = 0;
-  bool shared_           = false; // another core read it since the last write
+  // Hardware threads that read the line since the last write (a bitset, allocated on the
+  // first read by another core).
+  std::vector<std::uint64_t> readers_;
+  int a_reader_ = -1;   // one of them, to fetch the line from
+  bool shared_  = false; // another core read it since the last write
   std::deque<double> in_flight_;  // completion times, in order
 };
 

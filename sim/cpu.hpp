@@ -49,6 +49,8 @@ struct CpuParams {
   double line_remote = 150e-9; // from another socket
   /// Each operation already queued on a contended line adds this fraction of a transfer.
   double line_contention = 0.1;
+  /// Misses to consecutive lines that a core overlaps (memory-level parallelism) when copying.
+  double line_parallelism = 4;
 };
 
 class Cpu {
