@@ -1,6 +1,7 @@
 """scripts/reproduce: run the experiments, write results/ and REPORT.md."""
 
 import argparse
+import json
 import os
 import sys
 
@@ -23,6 +24,9 @@ def parse_args(argv, known):
                    help="fewer replications (a few minutes in all); results go to results/quick/ by default")
     p.add_argument("--only", action="append", metavar="EXPERIMENT_ID", help="run this experiment only (repeatable)")
     p.add_argument("--check", action="store_true", help="exit with status 1 when a check fails")
+    p.add_argument("--known-gaps", metavar="FILE", help=(
+        "a JSON file {experiment id: {check name: why it fails}} of checks the model is known not to meet "
+        "yet; with --check they are expected to fail, and passing one is an error (remove it from the file)"))
     p.add_argument("--walsim", help="the walsim binary (default: $WALSIM, else build/walsim, else PATH)")
     p.add_argument("--results", help="the output folder (default: results/, or results/quick/ with --quick)")
     p.add_argument("--jobs", type=int, help="worker processes per sweep (default: one per processor)")
@@ -90,17 +94,49 @@ def main(argv=None):
         return USAGE_ERROR
     results_dir = os.path.abspath(args.results or default_results(args.quick))
     mode = "quick" if args.quick else "full"
-    failed = []
+    try:
+        gaps = load_known_gaps(args.known_gaps)
+    except (OSError, ValueError) as e:
+        print(f"reproduce: {args.known_gaps}: {e}", file=sys.stderr)
+        return USAGE_ERROR
+    failed, surprises = [], []
     for exp_id in args.only or list(experiments):
         result = run_experiment(experiments[exp_id], args, walsim, results_dir)
         report.save_experiment(result, results_dir, mode)
-        if not result.passed:
-            failed.append(exp_id)
+        expected = gaps.get(exp_id, {})
         for c in result.checks:
-            print(f"reproduce: {exp_id}: {'PASS' if c.passed else 'FAIL'}: {c.name}", file=sys.stderr)
+            if c.name in expected:
+                verdict = "FAIL (known gap)" if not c.passed else "PASS, but listed as a known gap"
+                if c.passed:
+                    surprises.append(f"{exp_id}: {c.name}")
+            else:
+                verdict = "PASS" if c.passed else "FAIL"
+                if not c.passed:
+                    failed.append(f"{exp_id}: {c.name}")
+            print(f"reproduce: {exp_id}: {verdict}: {c.name}", file=sys.stderr)
+        for name in expected:
+            if name not in {c.name for c in result.checks} and not result.error:
+                surprises.append(f"{exp_id}: known gap {name!r} names no check")
         if result.error:
             print(f"reproduce: {exp_id}: could not run: {result.error}", file=sys.stderr)
     report.write_report(results_dir, list(experiments))
     print(f"reproduce: wrote {os.path.join(results_dir, 'REPORT.md')}", file=sys.stderr)
-    errors = [e for e in failed if report.load_experiment(os.path.join(results_dir, e + ".json"))[0].error]
-    return 1 if errors or (args.check and failed) else 0
+    errors = [e for e in args.only or list(experiments)
+              if report.load_experiment(os.path.join(results_dir, e + ".json"))[0].error]
+    for s in surprises:
+        print(f"reproduce: {s}: update {args.known_gaps}", file=sys.stderr)
+    return 1 if errors or (args.check and (failed or surprises)) else 0
+
+
+def load_known_gaps(path):
+    """{experiment id: {check name: reason}} from FILE, or nothing without one."""
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, dict):
+        raise ValueError("expected {experiment id: {check name: reason}}")
+    data = {k: v for k, v in data.items() if not k.startswith("_")}
+    if not all(isinstance(v, dict) and all(isinstance(r, str) for r in v.values()) for v in data.values()):
+        raise ValueError("expected {experiment id: {check name: reason}} (keys starting with _ are comments)")
+    return data
