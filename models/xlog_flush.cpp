@@ -31,7 +31,7 @@ XLogRecPtr Xlog::WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto)
     me.proc.work(costs_.xlog_insert_lock_scan);
     XLogRecPtr insertingat = InvalidXLogRecPtr;
     do {
-      if (lock.wait_for_var(me.proc, insertingat, &insertingat)) {
+      if (lock.wait_for_var(me.proc, insertingat, &insertingat, me.proc.cpu().params().line_parallelism)) {
         insertingat = InvalidXLogRecPtr; // the lock is free: no insertion in progress
         break;
       }

@@ -41,14 +41,14 @@ bool CacheLine::cached_here(int slot) const
   return shared_ && word < readers_.size() && ((readers_[word] >> (slot % 64)) & 1u);
 }
 
-void CacheLine::read(Proc& proc)
+void CacheLine::read(Proc& proc, double overlap)
 {
   const int slot = proc.slot();
   if (cached_here(slot)) {
     proc.stall(proc.cpu().params().line_hit);
     return;
   }
-  proc.stall(proc.cpu().transfer(owner_, slot));
+  proc.stall(proc.cpu().transfer(owner_, slot) / overlap);
   if (slot < 0) return;
   const auto word = static_cast<std::size_t>(slot) / 64;
   if (readers_.size() <= word) readers_.resize(word + 1, 0);

@@ -27,7 +27,9 @@ public:
   double rmw(Proc& proc, double hold = 0);
   /// A plain read: free if this core still holds the line, else a transfer that leaves a shared
   /// copy here.
-  void read(Proc& proc);
+  /// A load; misses that the core overlaps with others (a loop of independent loads) cost
+  /// 1/overlap of a transfer each.
+  void read(Proc& proc, double overlap = 1);
   /// Operations still in progress or queued at time t.
   std::size_t contenders(double t);
 

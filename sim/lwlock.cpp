@@ -243,10 +243,10 @@ void LWLock::wakeup(Proc& releaser)
 
 // Reading the lock state and the variable needs no flush: a read may see the state a little
 // before the reader's local time. Queueing to wait does.
-bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newval)
+bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newval, double overlap)
 {
-  for (;;) {
-    line_.read(proc);
+  for (bool first = true;; first = false) {
+    line_.read(proc, first ? overlap : 1);
     if (exclusive_ == nullptr && proc.local_time() >= excl_released_at_) return true;
     if (exclusive_ == nullptr) {
       // The holder released without waiting for its copy to be simulated: it inserts until then.
@@ -254,6 +254,9 @@ bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newva
       wait_for_release(proc, excl_released_at_);
       continue;
     }
+    // PostgreSQL 15's LWLockConflictsWithVar reads the variable under the wait-list lock (16
+    // made it an atomic read), so flushers contend with the inserters for the lock word.
+    wait_list_lock(proc);
     if (var_ != oldval) {
       *newval = var_;
       return false;

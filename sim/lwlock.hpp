@@ -69,8 +69,9 @@ public:
   void release(Proc& proc); // LWLockRelease
 
   /// LWLockWaitForVar: true if the lock is free; false with *newval when the protected
-  /// variable differs from oldval (waiting while the lock is held and it equals oldval).
-  bool wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newval);
+  /// variable differs from oldval (waiting while the lock is held and it equals oldval). A
+  /// caller scanning many locks overlaps the first load of each (overlap, as CacheLine::read).
+  bool wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newval, double overlap = 1);
   void update_var(Proc& proc, std::uint64_t value);        // LWLockUpdateVar
   void release_clear_var(Proc& proc, std::uint64_t value); // LWLockReleaseClearVar
   std::uint64_t var() const { return var_; }
