@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -67,6 +68,7 @@ struct ScenarioRate {
   double wall_seconds            = 0;
   std::uint64_t transactions     = 0; // warm-up included: all the work simulated
   double transactions_per_second = 0; // per wall second
+  double cpu_seconds             = 0; // of this process, setting up the tables included
   long peak_rss_kb               = 0;
 };
 
@@ -76,8 +78,17 @@ struct EngineRate {
   double wall_seconds        = 0;
   double cycles_per_second   = 0; // per wall second
   double simcalls_per_second = 0;
+  double cpu_seconds         = 0;
   long peak_rss_kb           = 0;
 };
+
+// On a shared machine wall time includes waiting for a core; the process's CPU time does not.
+double process_cpu_seconds()
+{
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 // --- (b) the bare engine, in the child process ------------------------------------------------
 
@@ -105,9 +116,11 @@ EngineRate measure_engine(int actors, std::uint64_t total_cycles)
         completed++;
       }
     });
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0    = std::chrono::steady_clock::now();
+  const double c0 = process_cpu_seconds();
   engine.run();
   EngineRate rate;
+  rate.cpu_seconds         = process_cpu_seconds() - c0;
   rate.actors              = actors;
   rate.cycles              = completed;
   rate.wall_seconds        = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -127,6 +140,7 @@ nlohmann::ordered_json to_json(const EngineRate& r)
           {"cycles_per_wall_second", r.cycles_per_second},
           {"simcalls_per_cycle", kSimcallsPerCycle},
           {"simcalls_per_wall_second", r.simcalls_per_second},
+          {"cpu_seconds", r.cpu_seconds},
           {"peak_rss_kb", r.peak_rss_kb}};
 }
 
@@ -138,6 +152,7 @@ EngineRate engine_from_json(const nlohmann::json& j)
   r.wall_seconds        = j.at("wall_seconds").get<double>();
   r.cycles_per_second   = j.at("cycles_per_wall_second").get<double>();
   r.simcalls_per_second = j.at("simcalls_per_wall_second").get<double>();
+  r.cpu_seconds         = j.at("cpu_seconds").get<double>();
   r.peak_rss_kb         = j.at("peak_rss_kb").get<long>();
   return r;
 }
@@ -185,8 +200,10 @@ std::string run_self(const std::vector<std::string>& args)
 
 ScenarioRate measure_scenario(const pg::Scenario& scenario)
 {
+  const double c0            = process_cpu_seconds();
   const pg::RunResult result = pg::run_scenario(scenario, pg::RunOptions{});
   ScenarioRate rate;
+  rate.cpu_seconds       = process_cpu_seconds() - c0;
   rate.file              = scenario.file;
   rate.clients           = scenario.pgbench.clients;
   rate.simulated_seconds = scenario.run.warmup + scenario.run.duration;
@@ -206,6 +223,7 @@ nlohmann::ordered_json to_json(const ScenarioRate& r)
           {"wall_seconds", r.wall_seconds},
           {"transactions", r.transactions},
           {"transactions_per_wall_second", r.transactions_per_second},
+          {"cpu_seconds", r.cpu_seconds},
           {"peak_rss_kb", r.peak_rss_kb}};
 }
 
@@ -232,12 +250,16 @@ void print_table(const ScenarioRate& s, const EngineRate& e, double ratio)
   row("", "wall seconds", number("%.3f", s.wall_seconds));
   row("", "transactions simulated", std::to_string(s.transactions));
   row("", "transactions per wall second", number("%.0f", s.transactions_per_second));
+  row("", "CPU seconds (table setup included)", number("%.3f", s.cpu_seconds));
+  row("", "transactions per CPU second", number("%.0f", s.cpu_seconds > 0 ? s.transactions / s.cpu_seconds : 0));
   row("", "peak RSS (MB)", number("%.1f", static_cast<double>(s.peak_rss_kb) / 1024));
   row("engine", "actors (one per client)", std::to_string(e.actors));
   row("", "lock/sleep/unlock/sleep cycles", std::to_string(e.cycles));
   row("", "wall seconds", number("%.3f", e.wall_seconds));
   row("", "cycles per wall second", number("%.0f", e.cycles_per_second));
   row("", "simcalls per wall second", number("%.0f", e.simcalls_per_second));
+  row("", "CPU seconds", number("%.3f", e.cpu_seconds));
+  row("", "cycles per CPU second", number("%.0f", e.cpu_seconds > 0 ? e.cycles / e.cpu_seconds : 0));
   row("", "peak RSS (MB)", number("%.1f", static_cast<double>(e.peak_rss_kb) / 1024));
   row("ratio", "transactions / engine cycles", number("%.4f", ratio));
   std::printf("  (one simulated transaction costs as much wall time as %.1f bare engine cycles)\n",

@@ -75,8 +75,11 @@ def published_chart(comparisons, base, title, xlabel, ylabel, logx=False):
     with open(data, "w", encoding="utf-8") as f:
         f.write(_data(comparisons, series))
     with open(script, "w", encoding="utf-8") as f:
-        f.write(_script(series, data, base + ".png", base + ".svg", title, xlabel, ylabel, logx))
-    done = subprocess.run([gnuplot, script], capture_output=True, text=True, check=False)
+        # Names relative to the script's folder, so that results/ can be moved and replotted.
+        name = os.path.basename(base)
+        f.write(_script(series, name + ".dat", name + ".png", name + ".svg", title, xlabel, ylabel, logx))
+    done = subprocess.run([gnuplot, os.path.basename(script)], capture_output=True, text=True, check=False,
+                          cwd=os.path.dirname(os.path.abspath(script)))
     if done.returncode != 0:
         sys.stderr.write(f"reproduce: gnuplot {script} failed:\n{done.stderr}")
         return None
