@@ -2,6 +2,7 @@
 #include "sim/simulation.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace sim {
@@ -66,7 +68,17 @@ void Simulation::spawn(const std::string& name, std::function<void()> body)
 {
   running_actors_++;
   simgrid::s4u::Actor::create(name, host_, [this, body = std::move(body)]() {
-    body();
+    try {
+      body();
+    } catch (const simgrid::ForcefulKillException&) {
+      throw; // SimGrid's own way of ending an actor
+    } catch (...) {
+      // SimGrid aborts the process on an exception leaving an actor: stop every actor instead,
+      // and rethrow from run() so the caller reports it and writes no result.
+      if (!actor_error_) actor_error_ = std::current_exception();
+      simgrid::s4u::Actor::kill_all();
+      return;
+    }
     if (--running_actors_ == 0) all_returned_->release();
   })->daemonize();
 }
@@ -104,6 +116,7 @@ void Simulation::run_engine()
   const auto t0 = std::chrono::steady_clock::now();
   engine_->run();
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (actor_error_) std::rethrow_exception(std::exchange(actor_error_, nullptr));
   if (deadlocked_)
     throw Deadlock("the simulation deadlocked at simulated time " + seconds_text(deadlock_time_) +
                    " s (see the report above)");

@@ -18,6 +18,7 @@
 
 #include <simgrid/forward.h>
 
+#include <exception>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -87,6 +88,7 @@ private:
   bool deadlocked_      = false;
   double deadlock_time_ = 0;
   int running_actors_   = 0; // spawned and not returned
+  std::exception_ptr actor_error_; // the first exception that left an actor
   double wall_seconds_  = 0;
   simgrid::s4u::SemaphorePtr all_returned_; // released when running_actors_ drops to 0
 };

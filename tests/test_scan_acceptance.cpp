@@ -198,7 +198,7 @@ TEST_CASE("hint-bit-io-2011: before fsync queue compaction, the backend fsyncs t
 {
   const pg::ScanRunResult before = simulate({"policies.fsync_queue_compaction=false", "scan.scans=3"});
   const std::vector<double> t    = times_ms(before);
-  const pg::ScanPass& first      = before.scans().front();
+  const pg::ScanPass first       = before.scans().front();
   INFO("first " << t.front() << " ms with " << first.io.fsyncs << " backend fsyncs");
   CHECK(first.io.fsyncs > 0);
   CHECK(first.compactions == 0);

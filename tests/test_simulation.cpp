@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 using sim::LWLock;
@@ -196,4 +197,21 @@ TEST_CASE("Simulation: a hook that throws does not hide the rest of the report",
   }
   CHECK(second_hook_ran);
   CHECK(contains(report, "(a deadlock report hook failed: broken hook)"));
+}
+
+TEST_CASE("Simulation: an exception inside an actor ends the run and comes out of run()", "[simulation]")
+{
+  Harness h(test::quiet_cpu(2));
+  bool other_finished = false;
+  h.start(h.proc("thrower"), [](Proc& p) {
+    at(p, 1 * ms);
+    throw std::logic_error("a model invariant broke");
+  });
+  h.start(h.proc("bystander"), [&](Proc& p) {
+    at(p, 10 * ms);
+    other_finished = true;
+  });
+  CHECK_THROWS_WITH(h.simulation.run_to_completion(), "a model invariant broke");
+  CHECK(Harness::now() == Approx(1 * ms).margin(kSlack));
+  CHECK_FALSE(other_finished);
 }
