@@ -1,8 +1,8 @@
 /* Run control: see simulation.hpp. */
 #include "sim/simulation.hpp"
 
-#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/Exception.hpp>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>

@@ -87,9 +87,9 @@ private:
   std::vector<DeadlockHook> deadlock_hooks_;
   bool deadlocked_      = false;
   double deadlock_time_ = 0;
-  int running_actors_   = 0; // spawned and not returned
+  int running_actors_   = 0;       // spawned and not returned
   std::exception_ptr actor_error_; // the first exception that left an actor
-  double wall_seconds_  = 0;
+  double wall_seconds_ = 0;
   simgrid::s4u::SemaphorePtr all_returned_; // released when running_actors_ drops to 0
 };
 
