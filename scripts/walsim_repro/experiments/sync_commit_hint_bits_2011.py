@@ -29,7 +29,7 @@ BLK_RATIO_MIN = 1.8
 EXACQ_RATIO = (1.15, 1.45)
 UNLOGGED_SPREAD = 0.03
 QUICK = dict(time="2s", warmup="1s", repeat=1)
-FULL = dict(time="5s", warmup="2s", repeat=3)
+FULL = dict(time="10s", warmup="2s", repeat=3)
 
 
 def _published():
