@@ -256,3 +256,34 @@ TEST_CASE("LWLock: a release made before the holder's work is simulated still ta
   CHECK(lock.stats().blk == 1);
   CHECK(lock.stats().wait_seconds == Approx(0.5 * ms));
 }
+
+TEST_CASE("LWLock: lazily released shared holds block an exclusive acquirer once, and a shared one not at all",
+          "[lwlock]")
+{
+  // A holds the lock shared and releases it lazily at its local time, 1 ms. B, a shared acquirer
+  // at 0.5 ms, is compatible and never blocks; C, an exclusive one at 0.6 ms, sleeps once, until
+  // A's release, as LWLOCK_STATS would count it in PostgreSQL.
+  Harness h(test::quiet_cpu(4));
+  LWLock lock("CLogControlLock", kLockEvent, free_params());
+  std::vector<std::string> order;
+  double got_c = -1;
+  h.start(h.proc("A"), [&](Proc& p) {
+    lock.acquire(p, LWLockMode::Shared);
+    p.work(1 * ms * 1e9);
+    lock.release(p);
+    p.flush();
+  });
+  h.start(h.proc("B"), [&](Proc& p) {
+    at(p, 0.5 * ms);
+    lock.acquire(p, LWLockMode::Shared);
+    lock.release(p);
+    p.flush();
+  });
+  h.start(h.proc("C"), [&](Proc& p) { hold_lock(p, lock, LWLockMode::Exclusive, 0.6 * ms, 0, order, &got_c); });
+  h.run(1);
+  CHECK(lock.stats().shacq == 2);
+  CHECK(lock.stats().exacq == 1);
+  CHECK(lock.stats().blk == 1);
+  CHECK(lock.stats().wait_seconds == Approx(0.4 * ms));
+  CHECK(got_c == Approx(1 * ms));
+}

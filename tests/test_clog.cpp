@@ -1,0 +1,157 @@
+/* The commit log (clog.c, slru.c, transam.c of PostgreSQL 15) on scripted interleavings: pages of
+ * 32768 transactions, NUM_CLOG_BUFFERS resident pages and faults, CLogControlLock shared for
+ * lookups and exclusive for TransactionIdSetTreeStatus, and the group LSN of asynchronous
+ * commits. */
+#include "txn_rig.hpp"
+
+#include <catch2/catch.hpp>
+
+using pg::Backend;
+using pg::TransactionId;
+using pg::XidStatus;
+using pg::XLogRecPtr;
+using test::TxnRig;
+
+namespace {
+constexpr double us = 1e-6;
+}
+
+TEST_CASE("CLOG: two status bits per transaction, 32768 transactions per 8kB page", "[clog]")
+{
+  CHECK(pg::CLOG_XACTS_PER_PAGE == 32768);
+  CHECK(pg::CLOG_XACTS_PER_PAGE == pg::BLCKSZ * 4);
+  TxnRig rig(test::txn_scenario(pg::HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    // ExtendCLOG zeroes a page for the first transaction id of each page (and the very first).
+    rig.clog.ExtendCLOG(me, pg::FirstNormalTransactionId);
+    rig.clog.ExtendCLOG(me, 32767); // not the first of a page: nothing to do
+    rig.clog.ExtendCLOG(me, 32768);
+    CHECK(rig.clog.stats().blks_zeroed == 2);
+    rig.clog.TransactionIdSetTreeStatus(me, 32767, XidStatus::Committed, 0);
+    rig.clog.TransactionIdSetTreeStatus(me, 32768, XidStatus::Aborted, 0);
+    XLogRecPtr lsn = 0;
+    CHECK(rig.clog.TransactionIdGetStatus(me, 32767, &lsn) == XidStatus::Committed);
+    CHECK(rig.clog.TransactionIdGetStatus(me, 32768, &lsn) == XidStatus::Aborted);
+    CHECK(rig.clog.TransactionIdGetStatus(me, 32769, &lsn) == XidStatus::InProgress);
+  });
+}
+
+TEST_CASE("CLOG: lookups take CLogControlLock shared, status updates exclusive", "[clog]")
+{
+  TxnRig rig(test::txn_scenario(pg::HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    rig.clog.ExtendCLOG(me, pg::FirstNormalTransactionId);
+    const auto ex0 = rig.exacq();
+    rig.clog.TransactionIdSetTreeStatus(me, 10, XidStatus::Committed, 0);
+    CHECK(rig.exacq() == ex0 + 1);
+    CHECK(rig.shacq() == 0);
+    XLogRecPtr lsn = 0;
+    for (int i = 0; i < 5; i++) rig.clog.TransactionIdGetStatus(me, 10, &lsn);
+    CHECK(rig.shacq() == 5);
+    CHECK(rig.exacq() == ex0 + 1);
+    CHECK(rig.clog.stats().blks_read == 0); // resident since ExtendCLOG
+  });
+}
+
+TEST_CASE("CLOG: with NUM_CLOG_BUFFERS pages resident, a lookup of an evicted page faults it in exclusively", "[clog]")
+{
+  TxnRig rig(test::txn_scenario(pg::HintBitRule::Flushed, 2));
+  rig.run([&](Backend& me) {
+    for (TransactionId first : {TransactionId{3}, TransactionId{32768}, TransactionId{65536}})
+      rig.clog.ExtendCLOG(me, first);          // three pages through two buffers: page 0 is evicted
+    CHECK(rig.clog.stats().blks_written == 1); // page 0 was dirty (just zeroed)
+    const auto ex0 = rig.exacq();
+    XLogRecPtr lsn = 0;
+    rig.clog.TransactionIdGetStatus(me, 100, &lsn); // page 0: not resident
+    CHECK(rig.clog.stats().blks_read == 1);
+    CHECK(rig.shacq() == 1);                        // SimpleLruReadPage_ReadOnly tried shared first
+    CHECK(rig.exacq() == ex0 + 1);                  // then took it exclusively to read the page in
+    rig.clog.TransactionIdGetStatus(me, 101, &lsn); // now resident: shared only
+    CHECK(rig.clog.stats().blks_read == 1);
+    CHECK(rig.shacq() == 2);
+    CHECK(rig.exacq() == ex0 + 1);
+    rig.clog.TransactionIdGetStatus(me, 32768 + 5, &lsn); // page 1 was the LRU one: evicted by page 0
+    CHECK(rig.clog.stats().blks_read == 2);
+  });
+}
+
+TEST_CASE("CLOG: a fault costs the reader a read of pg_xact while it holds CLogControlLock", "[clog]")
+{
+  auto s               = test::txn_scenario(pg::HintBitRule::Flushed, 1);
+  s.hardware.os.pwrite = 20 * us; // the SLRU read: a system call into the page cache
+  TxnRig rig(s);
+  double resident = -1, faulted = -1;
+  rig.run([&](Backend& me) {
+    rig.clog.ExtendCLOG(me, 3);
+    rig.clog.ExtendCLOG(me, 32768); // page 0 evicted (written: one system call)
+    XLogRecPtr lsn = 0;
+    me.proc.flush();
+    double t = TxnRig::now();
+    rig.clog.TransactionIdGetStatus(me, 32770, &lsn);
+    me.proc.flush();
+    resident = TxnRig::now() - t;
+    t        = TxnRig::now();
+    rig.clog.TransactionIdGetStatus(me, 10, &lsn);
+    me.proc.flush();
+    faulted = TxnRig::now() - t;
+  });
+  CHECK(resident < 1 * us);
+  CHECK(faulted >= 20 * us);
+}
+
+TEST_CASE("CLOG: an asynchronous commit's LSN is kept per group of transactions, the latest one wins", "[clog]")
+{
+  CHECK(pg::CLOG_XACTS_PER_LSN_GROUP == 32);
+  TxnRig rig(test::txn_scenario(pg::HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    rig.clog.ExtendCLOG(me, 3);
+    rig.clog.TransactionIdSetTreeStatus(me, 64, XidStatus::Committed, 5000); // group 2
+    rig.clog.TransactionIdSetTreeStatus(me, 65, XidStatus::Committed, 3000); // group 2, earlier LSN
+    rig.clog.TransactionIdSetTreeStatus(me, 96, XidStatus::Committed, 4000); // group 3
+    XLogRecPtr lsn = 0;
+    rig.clog.TransactionIdGetStatus(me, 65, &lsn);
+    CHECK(lsn == 5000); // the group's LSN: waiting for it is safe for every member
+    rig.clog.TransactionIdGetStatus(me, 96, &lsn);
+    CHECK(lsn == 4000);
+    rig.clog.TransactionIdGetStatus(me, 10, &lsn); // group 0: no asynchronous commit
+    CHECK(lsn == pg::InvalidXLogRecPtr);
+  });
+}
+
+TEST_CASE("CLOG: concurrent lookups share the lock; a status update makes them sleep", "[clog]")
+{
+  auto s             = test::txn_scenario(pg::HintBitRule::Flushed);
+  s.costs.clog_fetch = 3000;  // 3 us per lookup under the lock
+  s.costs.clog_set   = 10000; // 10 us per status update under the lock
+  TxnRig rig(s);
+  double b_done = -1, c_done = -1;
+  rig.run({[&](Backend& me) {
+             rig.clog.ExtendCLOG(me, 3);
+             me.proc.flush();
+             test::at(me.proc, 10 * us);
+             rig.clog.TransactionIdSetTreeStatus(me, 7, XidStatus::Committed, 0); // 10-20 us exclusive
+             me.proc.flush();
+           },
+           [&](Backend& me) {
+             XLogRecPtr lsn = 0;
+             test::at(me.proc, 1 * us);
+             rig.clog.TransactionIdGetStatus(me, 5, &lsn); // 1-4 us, beside C
+             me.proc.flush();
+             test::at(me.proc, 12 * us);
+             rig.clog.TransactionIdGetStatus(me, 7, &lsn); // must wait for the update
+             me.proc.flush();
+             b_done = TxnRig::now();
+             CHECK(rig.clog.peek(7) == XidStatus::Committed);
+           },
+           [&](Backend& me) {
+             XLogRecPtr lsn = 0;
+             test::at(me.proc, 2 * us);
+             rig.clog.TransactionIdGetStatus(me, 6, &lsn); // 2-5 us, overlapping B's
+             me.proc.flush();
+             c_done = TxnRig::now();
+           }});
+  CHECK(c_done == Approx(5 * us).margin(0.1 * us));  // no wait behind B's shared hold
+  CHECK(b_done == Approx(23 * us).margin(0.5 * us)); // 20 us release + 3 us lookup
+  CHECK(rig.clog_lock_stats().blk == 1);
+  CHECK(rig.shacq() == 3);
+}

@@ -1,0 +1,177 @@
+/* Tuple visibility and hint bits (heapam_visibility.c, transam.c, bufmgr.c of PostgreSQL 15) with
+ * asynchronous commits: the single-entry fetch cache, TransactionIdIsInProgress before
+ * TransactionIdDidCommit, SetHintBits under each rule, and MarkBufferDirtyHint. */
+#include "txn_rig.hpp"
+
+#include <catch2/catch.hpp>
+
+using pg::Backend;
+using pg::HEAP_XMIN_COMMITTED;
+using pg::HintBitRule;
+using pg::TransactionId;
+using pg::XLogRecPtr;
+using test::TxnRig;
+
+TEST_CASE("TransactionLogFetch: the single-entry cache answers repeated questions without CLogControlLock",
+          "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    const TransactionId a = rig.commit_one(me);
+    const TransactionId b = rig.commit_one(me);
+    const auto sh0        = rig.shacq();
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));
+    CHECK(rig.shacq() == sh0 + 1);
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));                             // cached
+    CHECK(pg::TransactionIdGetCommitLSN(me, rig.clog, a) != pg::InvalidXLogRecPtr); // cached too
+    CHECK(rig.shacq() == sh0 + 1);
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, b)); // one entry only: b replaces a
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));
+    CHECK(rig.shacq() == sh0 + 3);
+    CHECK(rig.clog.stats().cache_hits == 2);
+  });
+}
+
+TEST_CASE("HeapTupleSatisfiesVacuum: TransactionIdIsInProgress first, the CLOG only for finished transactions",
+          "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  rig.run({[&](Backend& writer) {
+             rig.xact.StartTransaction(writer);
+             const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
+             writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
+             TxnRig::put_version(rig.logged, 1, xid);
+             writer.proc.flush();
+             test::at(writer.proc, 1e-3);
+             rig.xact.CommitTransaction(writer);
+             writer.proc.flush();
+           },
+           [&](Backend& reader) {
+             test::at(reader.proc, 0.5e-3);
+             pg::HeapRow& row = rig.logged.row(1);
+             const auto sh0   = rig.shacq();
+             // Still running: answered by the ProcArray, no CLOG lookup, no hint.
+             CHECK_FALSE(rig.heap.HeapTupleIsRemovable(reader, rig.logged, rig.logged.page(0), row, 0));
+             CHECK(rig.shacq() == sh0);
+             CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) == 0);
+             test::at(reader.proc, 2e-3);
+             // Committed: TransactionIdDidCommit asks the CLOG once, then the hint answers.
+             CHECK_FALSE(rig.heap.HeapTupleIsRemovable(reader, rig.logged, rig.logged.page(0), row, 0));
+             CHECK(rig.shacq() == sh0 + 1);
+             CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+           }});
+}
+
+TEST_CASE(
+    "SetHintBits, flush rule: no committed hint while the commit record is unflushed, then one, dirtying the page",
+    "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    XLogRecPtr lsn        = 0;
+    const TransactionId x = rig.commit_one(me, &lsn);
+    TxnRig::see_all(me, x + 1);
+    pg::HeapRow& row   = TxnRig::put_version(rig.logged, 1, x);
+    pg::HeapPage& page = rig.logged.page(0);
+    page.dirty         = false;
+    page.lsn           = 0; // behind the commit: the page-LSN exception would not apply either
+    REQUIRE(rig.xlog.flushed_lsn() < lsn);
+    for (int i = 0; i < 3; i++) CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, page, row, 0));
+    CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) == 0);
+    CHECK(rig.heap.hint_stats().refused == 3);
+    CHECK_FALSE(page.dirty);
+    rig.xlog.XLogFlush(me, lsn);
+    CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, page, row, 0));
+    CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+    CHECK(rig.heap.hint_stats().set == 1);
+    CHECK(page.dirty); // MarkBufferDirtyHint
+  });
+}
+
+TEST_CASE("SetHintBits, flush rule: readers of unhinted versions of several transactions keep asking the CLOG",
+          "[visibility]")
+{
+  // Two rows last written by two different unflushed transactions, read alternately: the fetch
+  // cache holds one transaction, so every read is a CLOG lookup under the flush rule; without
+  // the rule ("always", the thread's patch) the first read of each hints it and that is all.
+  TxnRig rig(test::txn_scenario(HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    const TransactionId x = rig.commit_one(me);
+    const TransactionId y = rig.commit_one(me);
+    TxnRig::see_all(me, y + 1);
+    pg::HeapPage& page = rig.logged.page(0);
+    page.lsn           = 0;
+    auto reads         = [&]() {
+      pg::HeapRow& r1 = TxnRig::put_version(rig.logged, 1, x);
+      pg::HeapRow& r2 = TxnRig::put_version(rig.logged, 2, y);
+      const auto sh0  = rig.shacq();
+      for (int i = 0; i < 10; i++) {
+        rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, page, r1, 0);
+        rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, page, r2, 0);
+      }
+      return rig.shacq() - sh0;
+    };
+    me.cachedFetchXid               = pg::InvalidTransactionId;
+    const auto flushed              = reads();
+    rig.scenario.policies.hint_bits = HintBitRule::Always;
+    me.cachedFetchXid               = pg::InvalidTransactionId;
+    const auto always               = reads();
+    CHECK(flushed == 20);
+    CHECK(always == 2);
+  });
+}
+
+TEST_CASE("SetHintBits, 'always' (test removed): the hint is set at once, before the flush", "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  rig.run([&](Backend& me) {
+    XLogRecPtr lsn        = 0;
+    const TransactionId x = rig.commit_one(me, &lsn);
+    TxnRig::see_all(me, x + 1);
+    pg::HeapRow& row   = TxnRig::put_version(rig.logged, 1, x);
+    pg::HeapPage& page = rig.logged.page(0);
+    page.dirty         = false;
+    REQUIRE(rig.xlog.flushed_lsn() < lsn);
+    CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, page, row, 0));
+    CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+    CHECK(rig.heap.hint_stats().refused == 0);
+    CHECK(page.dirty);
+  });
+}
+
+TEST_CASE("SetHintBits: an unlogged table never waits for the flush, under the flush rule too", "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Flushed));
+  rig.run([&](Backend& me) {
+    XLogRecPtr lsn        = 0;
+    const TransactionId x = rig.commit_one(me, &lsn);
+    TxnRig::see_all(me, x + 1);
+    pg::HeapRow& row   = TxnRig::put_version(rig.unlogged, 1, x);
+    pg::HeapPage& page = rig.unlogged.page(0);
+    REQUIRE(rig.xlog.flushed_lsn() < lsn);
+    CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.unlogged, page, row, 0));
+    CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+    CHECK(rig.heap.hint_stats().refused == 0);
+  });
+}
+
+TEST_CASE("SetHintBits, page-LSN rule: a page already past the commit LSN takes the hint before the flush",
+          "[visibility]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::FlushedOrPageLsn));
+  rig.run([&](Backend& me) {
+    XLogRecPtr lsn        = 0;
+    const TransactionId x = rig.commit_one(me, &lsn);
+    TxnRig::see_all(me, x + 1);
+    pg::HeapRow& behind_row = TxnRig::put_version(rig.logged, 1, x);
+    pg::HeapPage& behind    = rig.logged.page(0);
+    behind.lsn              = lsn - 1;
+    CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, behind, behind_row, 0));
+    CHECK((pg::version_at(behind_row, 0).infomask & HEAP_XMIN_COMMITTED) == 0);
+    pg::HeapRow& past_row = TxnRig::put_version(rig.logged, 2, x);
+    pg::HeapPage& past    = rig.logged.page(1);
+    past.lsn              = lsn;
+    CHECK(rig.heap.HeapTupleSatisfiesMVCC(me, rig.logged, past, past_row, 0));
+    CHECK((pg::version_at(past_row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+  });
+}
