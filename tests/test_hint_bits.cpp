@@ -131,6 +131,7 @@ constexpr pg::TransactionId kXid = 1000;
 struct Decisions {
   bool behind_unflushed   = false; // page LSN before the commit record, commit not flushed
   bool ahead_unflushed    = false; // page LSN past the commit record, commit not flushed
+  bool at_unflushed       = false; // page LSN equal to the commit record's, commit not flushed
   bool unlogged_unflushed = false; // unlogged table, commit not flushed
   bool behind_flushed     = false; // page LSN before the commit record, commit flushed
   bool abort_unflushed    = false; // HEAP_XMIN_INVALID (no xid to check), page LSN behind
@@ -148,6 +149,7 @@ Decisions decide(pg::HintBitRule rule)
     const pg::XLogRecPtr later = rig.xlog.XLogInsert(rig.backend, pg::XLogRecordData{200, 0});
     d.behind_unflushed         = rig.hint_xmin(rig.logged, 0, commit - 1, kXid);
     d.ahead_unflushed          = rig.hint_xmin(rig.logged, 1, later, kXid);
+    d.at_unflushed             = rig.hint_xmin(rig.logged, 4, commit, kXid);
     d.unlogged_unflushed       = rig.hint_xmin(rig.unlogged, 0, pg::InvalidXLogRecPtr, kXid);
     d.abort_unflushed          = rig.hint_abort(rig.logged, 3);
     rig.xlog.XLogFlush(rig.backend, commit);
@@ -164,6 +166,7 @@ TEST_CASE("SetHintBits 'always': a committed hint is set at once, flushed or not
   const Decisions d = decide(pg::HintBitRule::Always);
   CHECK(d.behind_unflushed);
   CHECK(d.ahead_unflushed);
+  CHECK(d.at_unflushed);
   CHECK(d.unlogged_unflushed);
   CHECK(d.behind_flushed);
   CHECK(d.refused == 0);
@@ -176,8 +179,9 @@ TEST_CASE("SetHintBits 'flushed': no committed hint on a permanent table until t
   const Decisions d = decide(pg::HintBitRule::Flushed);
   CHECK_FALSE(d.behind_unflushed);
   CHECK_FALSE(d.ahead_unflushed);
+  CHECK_FALSE(d.at_unflushed);
   CHECK(d.behind_flushed);
-  CHECK(d.refused == 2);
+  CHECK(d.refused == 3);
 }
 
 TEST_CASE("SetHintBits 'flushed_or_page_lsn': an unflushed commit's hint is set when the page LSN is past the "
@@ -187,6 +191,7 @@ TEST_CASE("SetHintBits 'flushed_or_page_lsn': an unflushed commit's hint is set 
   const Decisions d = decide(pg::HintBitRule::FlushedOrPageLsn);
   CHECK_FALSE(d.behind_unflushed);
   CHECK(d.ahead_unflushed);
+  CHECK(d.at_unflushed); // "at or past": a page LSN equal to the commit record's is enough
   CHECK(d.behind_flushed);
   CHECK(d.refused == 1);
 }
