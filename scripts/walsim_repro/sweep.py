@@ -83,7 +83,7 @@ class CasesResult(SweepResult):
     """The sweeps of a SweepSpec's cases (one folder each under folder), read as one: every
     case's runs and summary rows together. The cases must vary the same keys."""
 
-    def __init__(self, folder, parts):  # pylint: disable=super-init-not-called
+    def __init__(self, folder, parts):  # the parts are read already: no folder of its own to read
         self.folder = folder
         self.parts = parts
         self.rows = [r for p in parts for r in p.rows]
