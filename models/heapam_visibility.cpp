@@ -3,8 +3,10 @@
  * for an asynchronously committed transaction is the HintBitRule policy:
  *  - flushed: only once its commit record is flushed (XLogNeedsFlush on the commit LSN);
  *  - flushed_or_page_lsn: or when the page's LSN is already at or past the commit LSN, as the
- *    page cannot reach disk before that WAL anyway (the rule since 9.2, db76b1efbbab24 in the
- *    2017 thread);
+ *    page cannot reach disk before that WAL anyway. This is commit db76b1efbbab24 ("Allow
+ *    SetHintBits() to succeed if the buffer's LSN is new enough", Andres Freund, proposed in
+ *    2016 and measured in the 2017 thread). Before that commit only the flushed rule existed,
+ *    from 8.3 on (which introduced asynchronous commit);
  *  - always: without the test (the 2011 thread's "test whacked out" experiment). */
 #include "models/heapam.hpp"
 

@@ -42,6 +42,10 @@ class SweepSpec:
     vary: list
     repeat: int
     sets: list = field(default_factory=list)  # KEY=VALUE for every run, e.g. "pgbench.time=30s"
+    # Published variants that are not a cross product: {case name: [KEY=VALUE, ...]}. Each case is
+    # swept on its own (its KEY=VALUEs as one-value --vary axes, so results.csv shows them, crossed
+    # with `vary`) into sweeps/ID/NAME, and the cases' rows are read as one sweep.
+    cases: dict = field(default_factory=dict)
 
 
 @dataclass

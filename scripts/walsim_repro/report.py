@@ -75,6 +75,11 @@ def _section(result, mode):
         f" --set {s}" for s in result.spec.sets)
     lines += [f"Scenario `{result.scenario}`, swept with `walsim sweep {result.scenario} {sweep}` "
               f"({mode} mode, {result.walsim_version or 'walsim version unknown'}).", ""]
+    if result.spec.cases:
+        lines += ["One sweep per case, each adding its settings as one-value `--vary` axes:", ""]
+        lines += [f"- {name}: `" + " ".join(f"--vary {s}" for s in sets) + "`"
+                  for name, sets in result.spec.cases.items()]
+        lines.append("")
     if result.error:
         return lines + [f"**The experiment could not run:** {result.error}", ""]
     lines += ["| figure | published | simulated (median) | 95% CI of the mean | n | relative error |",

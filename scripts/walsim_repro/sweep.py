@@ -79,6 +79,34 @@ class SweepResult:
         return {e: statistics.median(_number(r[WAIT_PREFIX + e]) or 0.0 for r in rows) for e in events}
 
 
+class CasesResult(SweepResult):
+    """The sweeps of a SweepSpec's cases (one folder each under folder), read as one: every
+    case's runs and summary rows together. The cases must vary the same keys."""
+
+    def __init__(self, folder, parts):  # the parts are read already: no folder of its own to read
+        self.folder = folder
+        self.parts = parts
+        self.rows = [r for p in parts for r in p.rows]
+        self.summary = [r for p in parts for r in p.summary]
+        self.manifest = parts[0].manifest if parts else {}
+
+
+def _case_spec(spec, sets):
+    """The plain SweepSpec of one case: its KEY=VALUEs become one-value axes."""
+    return type(spec)(vary=list(sets) + list(spec.vary), repeat=spec.repeat, sets=list(spec.sets))
+
+
+def run_cases(walsim, scenario, spec, folder, jobs=None, fresh=True, quiet=False):
+    """Runs each case of spec.cases as its own sweep in folder/NAME; returns a CasesResult."""
+    if fresh and os.path.isdir(folder):
+        if any(not _is_sweep_folder(os.path.join(folder, d)) for d in os.listdir(folder)):
+            raise SweepError(f"{folder} holds something other than case sweeps; not deleting it")
+        shutil.rmtree(folder)
+    parts = [run_sweep(walsim, scenario, _case_spec(spec, sets), os.path.join(folder, name), jobs, fresh, quiet)
+             for name, sets in spec.cases.items()]
+    return CasesResult(folder, parts)
+
+
 def _is_sweep_folder(folder):
     """True when folder holds a walsim sweep (its manifest)."""
     return os.path.isfile(os.path.join(folder, "manifest.json"))
@@ -90,6 +118,8 @@ def run_sweep(walsim, scenario, spec, folder, jobs=None, fresh=True, quiet=False
     fresh: start from an empty folder (the default), so that the report reflects this walsim
     and this scenario; otherwise resume what the folder holds.
     """
+    if getattr(spec, "cases", None):
+        return run_cases(walsim, scenario, spec, folder, jobs, fresh, quiet)
     if fresh and os.path.isdir(folder):
         if not _is_sweep_folder(folder) and os.listdir(folder):
             raise SweepError(f"{folder} exists and is not a sweep folder; not deleting it")
