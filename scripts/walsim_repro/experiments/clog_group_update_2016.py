@@ -6,7 +6,9 @@ clients. walsim runs both variants (policies.clog_group_update false / true) at 
 counts; the scenario calibrates one cost on one point (see its _calibration section), and
 everything else is predicted. The checks are issue 4's acceptance for this experiment. Beside
 TPS, the CLogControlLock blk count and the wait-event shares are kept (results.csv) to tell
-whether CLogControlLock is what limits the model at high client counts.
+whether CLogControlLock is what limits the model at high client counts. Full mode simulates 5 s
+windows (the published runs were tens of minutes) with 5 replications, because at 256 clients
+without group update the model's TPS varies several-fold from seed to seed.
 """
 
 from .. import reference
