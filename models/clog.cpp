@@ -176,10 +176,15 @@ bool Clog::TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidSt
   stats_.group_updates++;
   stats_.group_members += members.size() - 1;
 
+  // The statuses were recorded when the leader's accrued work began; they are set only once
+  // that work (and the release) has run, so a member must not run on before then: simulate it
+  // first, then wake each member after the futex call that wakes it.
+  me.proc.flush();
   for (Backend* m : members) {
     m->clogGroupMember = false;
     if (m != &me) {
       me.proc.stall(scenario_.hardware.os.futex_wake);
+      me.proc.flush();
       m->proc.wake();
     }
   }

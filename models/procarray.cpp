@@ -122,10 +122,14 @@ void ProcArray::ProcArrayGroupClearXid(Backend& me)
     ProcArrayEndTransactionInternal(*m);
   }
   ProcArrayLock_.release(me.proc);
+  // As in clog.c's group update: the xids are cleared only once the leader's accrued work has
+  // run, so members are woken after it, each after the futex call that wakes it.
+  me.proc.flush();
   for (Backend* m : members) {
     m->procArrayGroupMember = false;
     if (m != &me) {
       me.proc.stall(scenario_.hardware.os.futex_wake);
+      me.proc.flush();
       m->proc.wake();
     }
   }

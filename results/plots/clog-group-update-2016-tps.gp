@@ -1,0 +1,25 @@
+set title 'clog-group-update-2016: tps, simulated (median, 95% CI) and published'
+set xlabel 'clients'
+set ylabel 'tps'
+set grid
+set key top left box opaque
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, graph 0.1, 0
+set logscale x 2
+terms = ' ' . GPVAL_TERMINALS . ' '
+if (strstrt(terms, ' pngcairo ') > 0) { set terminal pngcairo size 1000,600 font 'sans,11' noenhanced } else { set terminal png size 1000,600 noenhanced }
+set output 'clog-group-update-2016-tps.png'
+plot 'clog-group-update-2016-tps.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated HEAD', \
+     'clog-group-update-2016-tps.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published HEAD', \
+     'clog-group-update-2016-tps.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 2 title 'simulated group update', \
+     'clog-group-update-2016-tps.dat' index 3 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 2 title 'published group update'
+unset output
+if (strstrt(terms, ' svg ') > 0) {
+  set terminal svg size 1000,600 dynamic font 'sans,11' noenhanced
+  set output 'clog-group-update-2016-tps.svg'
+  plot 'clog-group-update-2016-tps.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated HEAD', \
+     'clog-group-update-2016-tps.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published HEAD', \
+     'clog-group-update-2016-tps.dat' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 2 title 'simulated group update', \
+     'clog-group-update-2016-tps.dat' index 3 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 2 title 'published group update'
+  unset output
+}
