@@ -81,7 +81,7 @@ XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t ke
     rec.fpi++;
   }
   // No reference into the relation is kept across XLogInsert: others may grow it meanwhile.
-  const XLogRecPtr lsn      = xlog_.XLogInsert(me, rec);
+  const XLogRecPtr lsn     = xlog_.XLogInsert(me, rec);
   rel.index_leaf_lsn(leaf) = lsn;
   return lsn;
 }

@@ -17,7 +17,7 @@ constexpr int BLCKSZ      = 8192; // heap and CLOG pages
 constexpr int XLOG_BLCKSZ = 8192; // WAL pages
 
 /// clog.c: two status bits per transaction.
-constexpr int CLOG_XACTS_PER_PAGE      = BLCKSZ * 4;
+constexpr int CLOG_XACTS_PER_PAGE = BLCKSZ * 4;
 /// clog.c: the latest asynchronous commit LSN is kept per group of 32 transactions (1024 per page).
 constexpr int CLOG_XACTS_PER_LSN_GROUP = 32;
 constexpr int CLOG_LSNS_PER_PAGE       = CLOG_XACTS_PER_PAGE / CLOG_XACTS_PER_LSN_GROUP;

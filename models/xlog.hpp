@@ -130,7 +130,7 @@ private:
   sim::LWLock WALBufMappingLock_;
   XLogRecPtr InitializedUpTo_ = 0;
   std::vector<std::int16_t> page_zeroed_by_; // by WAL buffer: the CPU slot that zeroed its page
-  XLogRecPtr last_insert_end_ = 0;          // the latest record copied, and by which CPU slot
+  XLogRecPtr last_insert_end_ = 0;           // the latest record copied, and by which CPU slot
   int last_insert_slot_       = -1;
 
   // The WAL file in the OS page cache: written but not yet synced.

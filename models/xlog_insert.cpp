@@ -141,7 +141,7 @@ double Xlog::copy_line_transfers(Backend& me, XLogRecPtr start, XLogRecPtr end)
   const sim::Cpu& cpu        = me.proc.cpu();
   const int me_slot          = me.proc.slot();
   const bool shares_line     = start / kLine == last_insert_end_ / kLine && last_insert_end_ % kLine != 0;
-  double seconds = cpu.transfer(shares_line ? last_insert_slot_ : zeroed_by(start), me_slot);
+  double seconds             = cpu.transfer(shares_line ? last_insert_slot_ : zeroed_by(start), me_slot);
   for (XLogRecPtr line = start / kLine * kLine + kLine; line < end; line += kLine)
     seconds += cpu.transfer(zeroed_by(line), me_slot) / cpu.params().line_parallelism;
   last_insert_end_  = end;

@@ -41,9 +41,9 @@ private:
   // Hardware threads that read the line since the last write (a bitset, allocated on the
   // first read by another core).
   std::vector<std::uint64_t> readers_;
-  int a_reader_ = -1;   // one of them, to fetch the line from
-  bool shared_  = false; // another core read it since the last write
-  std::deque<double> in_flight_;  // completion times, in order
+  int a_reader_ = -1;            // one of them, to fetch the line from
+  bool shared_  = false;         // another core read it since the last write
+  std::deque<double> in_flight_; // completion times, in order
 };
 
 } // namespace sim

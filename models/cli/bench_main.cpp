@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -116,7 +116,7 @@ EngineRate measure_engine(int actors, std::uint64_t total_cycles)
         completed++;
       }
     });
-  const auto t0    = std::chrono::steady_clock::now();
+  const auto t0   = std::chrono::steady_clock::now();
   const double c0 = process_cpu_seconds();
   engine.run();
   EngineRate rate;
