@@ -6,8 +6,8 @@
 #include "models/clog.hpp"
 #include "models/procarray.hpp"
 #include "models/xlog.hpp"
-#include "scan_rig.hpp"
 #include "sim_harness.hpp"
+#include "txn_rig.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,8 +21,8 @@ namespace {
 
 constexpr double us = 1e-6;
 
-/// A server reduced to what a commit's status update touches: CLOG, ProcArray, WAL, backends.
-struct ClogRig {
+/// The transaction rig with the group policies chosen and a status set slow enough to see.
+struct ClogRig : test::TxnRig {
   static pg::Scenario scenario(bool group_update, double clog_set_ns)
   {
     pg::Scenario s                   = test::rig_scenario(1024);
@@ -34,14 +34,8 @@ struct ClogRig {
     return s;
   }
 
-  ClogRig(bool group_update, double clog_set_ns, int nbackends)
-      : scen(scenario(group_update, clog_set_ns)), events(names), cpu(scen.hardware.cpu), wal(scen.hardware.wal_device),
-        xlog(scen, events, wal), clog(scen, events, xlog), procarray(scen, events, clog)
+  ClogRig(bool group_update, double clog_set_ns, int nbackends) : TxnRig(scenario(group_update, clog_set_ns), nbackends)
   {
-    for (int i = 0; i < nbackends; i++) {
-      backends.push_back(std::make_unique<pg::Backend>("backend" + std::to_string(i), i, cpu, sim::Rng(1, i)));
-      procarray.ProcArrayAdd(backends.back().get());
-    }
   }
 
   void start(int i, std::function<void(pg::Backend&)> body)
@@ -59,17 +53,6 @@ struct ClogRig {
     w.duration = 1.0;
     simulation.run(w, nullptr, nullptr, nullptr);
   }
-
-  pg::Scenario scen;
-  sim::Simulation simulation;
-  sim::WaitEventNames names;
-  pg::WaitEvents events;
-  sim::Cpu cpu;
-  sim::Nvme wal;
-  pg::Xlog xlog;
-  pg::Clog clog;
-  pg::ProcArray procarray;
-  std::vector<std::unique_ptr<pg::Backend>> backends;
 };
 
 constexpr double kHoldUntil = 100 * us; // the lock holder releases CLogControlLock then

@@ -10,6 +10,7 @@
 #include "models/scenario.hpp"
 #include "models/wait_event.hpp"
 #include "models/xlog.hpp"
+#include "scan_rig.hpp"
 #include "sim/cpu.hpp"
 #include "sim/nvme.hpp"
 #include "sim/simulation.hpp"
@@ -20,28 +21,15 @@
 
 namespace {
 
-constexpr double us = 1e-6;
-constexpr double ms = 1e-3;
+using test::ms;
+using test::us;
 
 pg::Scenario hint_scenario(pg::HintBitRule rule)
 {
-  pg::Scenario s{};
-  s.hardware.cpu.cores_per_socket = 2;
-  s.hardware.cpu.idle_wakeup      = 0;
-  s.hardware.cpu.context_switch   = 0;
-  s.hardware.cpu.line_hit = s.hardware.cpu.line_local = s.hardware.cpu.line_remote = 0;
-  s.hardware.cpu.time_slice                                                        = 1;
-  s.hardware.os                                                                    = pg::OsCosts{};
-  s.hardware.wal_device.queue_depth                                                = 4;
-  s.hardware.wal_device.read_latency                                               = 100 * us;
-  s.hardware.wal_device.write_latency                                              = 50 * us;
-  s.hardware.wal_device.flush_latency                                              = 1 * ms;
-  s.hardware.wal_device.bandwidth                                                  = 1e9;
-  s.settings.synchronous_commit                                                    = false;
-  s.policies.hint_bits                                                             = rule;
-  s.policies.lwlock.list_hold                                                      = 0;
-  s.policies.lwlock.wake_cost                                                      = 0;
-  s.run.check_invariants                                                           = true;
+  pg::Scenario s                  = test::rig_scenario(16384); // 128MB: wal_buffers as by default
+  s.hardware.wal_device.bandwidth = 1e9;
+  s.settings.synchronous_commit   = false;
+  s.policies.hint_bits            = rule;
   return s;
 }
 

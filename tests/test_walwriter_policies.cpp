@@ -6,6 +6,7 @@
 #include "models/wait_event.hpp"
 #include "models/walwriter.hpp"
 #include "models/xlog.hpp"
+#include "scan_rig.hpp"
 #include "sim/cpu.hpp"
 #include "sim/nvme.hpp"
 #include "sim/simulation.hpp"
@@ -16,31 +17,19 @@
 
 namespace {
 
-constexpr double us = 1e-6;
-constexpr double ms = 1e-3;
+using test::ms;
+using test::us;
 
 /// Free CPU and scheduling, a WAL device with 50us writes and 1ms flushes.
 pg::Scenario wal_scenario(pg::WalWriterWakeup wakeup, pg::WalWriterFlush flush)
 {
-  pg::Scenario s{};
+  pg::Scenario s                  = test::rig_scenario(16384); // 128MB: wal_buffers as by default
   s.hardware.cpu.cores_per_socket = 4;
-  s.hardware.cpu.idle_wakeup      = 0;
-  s.hardware.cpu.context_switch   = 0;
-  s.hardware.cpu.line_hit = s.hardware.cpu.line_local = s.hardware.cpu.line_remote = 0;
-  s.hardware.cpu.time_slice                                                        = 1;
-  s.hardware.os                                                                    = pg::OsCosts{};
-  s.hardware.wal_device.queue_depth                                                = 4;
-  s.hardware.wal_device.read_latency                                               = 100 * us;
-  s.hardware.wal_device.write_latency                                              = 50 * us;
-  s.hardware.wal_device.flush_latency                                              = 1 * ms;
-  s.hardware.wal_device.bandwidth                                                  = 1e9;
-  s.settings.synchronous_commit                                                    = false;
-  s.settings.wal_writer_delay                                                      = 200 * ms;
-  s.policies.walwriter_wakeup                                                      = wakeup;
-  s.policies.walwriter_flush                                                       = flush;
-  s.policies.lwlock.list_hold                                                      = 0;
-  s.policies.lwlock.wake_cost                                                      = 0;
-  s.run.check_invariants                                                           = true;
+  s.hardware.wal_device.bandwidth = 1e9;
+  s.settings.synchronous_commit   = false;
+  s.settings.wal_writer_delay     = 200 * ms;
+  s.policies.walwriter_wakeup     = wakeup;
+  s.policies.walwriter_flush      = flush;
   return s;
 }
 
