@@ -1,0 +1,21 @@
+set title 'xloginsert-locks-2024: tps, simulated (median, 95% CI) and published'
+set xlabel 'NUM_XLOGINSERT_LOCKS'
+set ylabel 'tps'
+set grid
+set key top left box opaque
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, graph 0.1, 0
+set logscale x 2
+terms = ' ' . GPVAL_TERMINALS . ' '
+if (strstrt(terms, ' pngcairo ') > 0) { set terminal pngcairo size 1000,600 font 'sans,11' noenhanced } else { set terminal png size 1000,600 noenhanced }
+set output 'xloginsert-locks-2024-tps.png'
+plot 'xloginsert-locks-2024-tps.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated TPS', \
+     'xloginsert-locks-2024-tps.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published TPS'
+unset output
+if (strstrt(terms, ' svg ') > 0) {
+  set terminal svg size 1000,600 dynamic font 'sans,11' noenhanced
+  set output 'xloginsert-locks-2024-tps.svg'
+  plot 'xloginsert-locks-2024-tps.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated TPS', \
+     'xloginsert-locks-2024-tps.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published TPS'
+  unset output
+}
