@@ -4,32 +4,54 @@
 #include "sim/cpu.hpp"
 #include "sim/proc.hpp"
 
+#include <simgrid/s4u/Engine.hpp>
+
 #include <algorithm>
 
 namespace sim {
 
-std::size_t CacheLine::contenders(double t)
+std::size_t CacheLine::contenders(double t) const
 {
-  while (!in_flight_.empty() && in_flight_.front() <= t) in_flight_.pop_front();
-  return in_flight_.size();
+  std::size_t n = 0;
+  for (const Booking& b : booked_)
+    if (b.asked <= t && t < b.done) n++;
+  return n;
+}
+
+void CacheLine::forget_done()
+{
+  const double now = simgrid::s4u::Engine::get_clock();
+  while (!booked_.empty() && booked_.front().done <= now) {
+    settled_ = booked_.front().slot;
+    booked_.pop_front();
+  }
 }
 
 double CacheLine::rmw(Proc& proc, double hold)
 {
+  forget_done();
   const Cpu& cpu      = proc.cpu();
   const double t      = proc.local_time();
-  const double queued = static_cast<double>(contenders(t));
-  const double start  = std::max(t, free_at_);
-  // The writer must own the line exclusively: a transfer unless it is the last writer and
+  const double factor = 1.0 + cpu.params().line_contention * static_cast<double>(contenders(t));
+  // The writer must own the line exclusively: a transfer unless it was the previous writer and
   // nobody read it since (invalidating shared copies costs about one transfer too).
-  const int from    = owner_ == proc.slot() && shared_ ? a_reader_ : owner_;
-  const double move = cpu.transfer(from, proc.slot()) * (1.0 + cpu.params().line_contention * queued);
-  const double done = start + move + hold;
-  free_at_          = done;
-  owner_            = proc.slot();
+  const auto duration = [&](int previous) {
+    const int from = previous == proc.slot() && shared_ ? a_reader_ : previous;
+    return cpu.transfer(from, proc.slot()) * factor + hold;
+  };
+  double start  = t;
+  int previous  = settled_;
+  auto position = booked_.begin();
+  for (; position != booked_.end(); ++position) {
+    if (position->done > start && start + duration(previous) <= position->start) break;
+    start    = std::max(start, position->done);
+    previous = position->slot;
+  }
+  const double done = start + duration(previous);
+  if (position == booked_.end()) owner_ = proc.slot();
+  booked_.insert(position, Booking{t, start, done, proc.slot()});
   if (shared_) std::fill(readers_.begin(), readers_.end(), 0);
   shared_ = false;
-  in_flight_.push_back(done);
   proc.stall(done - t);
   return start - t;
 }

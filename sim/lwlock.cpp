@@ -49,7 +49,8 @@ bool LWLock::attempt(Proc& proc, LWLockMode mode)
   proc.stall(params_.op_cost);
   const double waited = line_.rmw(proc, params_.spinlock_impl ? params_.list_hold : 0.0);
   if (params_.spinlock_impl && waited > params_.spin_delay_after) stats_.spindelay++;
-  if (holder_conflicts(mode) || now() < released_at(mode)) return false;
+  // The state word is seen once the line is ours: at the process's own time after the atomic.
+  if (holder_conflicts(mode) || proc.local_time() < released_at(mode)) return false;
   if (mode == LWLockMode::Exclusive)
     exclusive_ = &proc;
   else
@@ -67,14 +68,26 @@ double LWLock::released_at(LWLockMode mode) const
   return mode == LWLockMode::Shared ? excl_released_at_ : std::max(excl_released_at_, shared_released_at_);
 }
 
-// A release still in flight completes at a known time: wait for exactly that long.
+// A release still in flight completes at a known time. The holder still has the lock at this
+// process's time, so the process does what LWLockAcquire does: it queues itself, sleeps on its
+// semaphore, and is woken by the release (whose futex call the releaser pays), then needs a CPU
+// again.
 void LWLock::wait_for_release(Proc& proc, double when)
 {
   stats_.blk++;
+  proc.flush();
   const double start = now();
+  if (Proc* releaser = releaser_of(when)) releaser->stall(params_.wake_cost);
   proc.block_until(when, event_);
   stats_.wait_seconds += now() - start;
   proc.flush(); // back on a CPU before trying again
+}
+
+Proc* LWLock::releaser_of(double when) const
+{
+  if (when == excl_released_at_) return excl_releaser_;
+  if (when == shared_released_at_) return shared_releaser_;
+  return nullptr;
 }
 
 void LWLock::wait_list_lock(Proc& proc)
@@ -197,11 +210,17 @@ void LWLock::release(Proc& proc)
   proc.stall(params_.op_cost);
   const double at = proc.local_time();
   if (exclusive_ == &proc) {
-    exclusive_        = nullptr;
-    excl_released_at_ = std::max(excl_released_at_, at);
+    exclusive_ = nullptr;
+    if (at >= excl_released_at_) {
+      excl_released_at_ = at;
+      excl_releaser_    = &proc;
+    }
   } else if (shared_ > 0) {
     shared_--;
-    shared_released_at_ = std::max(shared_released_at_, at);
+    if (at >= shared_released_at_) {
+      shared_released_at_ = at;
+      shared_releaser_    = &proc;
+    }
   } else {
     throw std::logic_error("LWLockRelease: lock " + name_ + " has no holder");
   }

@@ -91,6 +91,7 @@ private:
   bool holder_conflicts(LWLockMode mode) const;
   double released_at(LWLockMode mode) const;
   void wait_for_release(Proc& proc, double when);
+  Proc* releaser_of(double when) const;
   void queue_self(Proc& proc, LWLockMode mode);
   void dequeue_self(Proc& proc);
   void wait_list_lock(Proc& proc);
@@ -109,6 +110,8 @@ private:
   bool release_ok_           = true;
   double excl_released_at_   = 0; // the latest exclusive release, in simulated time
   double shared_released_at_ = 0; // the latest shared release
+  Proc* excl_releaser_       = nullptr;
+  Proc* shared_releaser_     = nullptr;
   std::uint64_t var_         = 0;
   std::deque<Proc*> waiters_;
   LWLockStats stats_;

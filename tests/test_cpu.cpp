@@ -187,3 +187,39 @@ TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at th
   CHECK(setter_done == Approx(3 * ms + 2 * us));
   CHECK_FALSE(third);
 }
+
+TEST_CASE("Cache line: an operation takes the line before one booked later by a process ahead in time",
+          "[cpu][cacheline]")
+{
+  // C writes the line at time 0. A has 1 us of work accrued when it books its atomic, so the
+  // atomic happens at 1 us; B's atomic at 0.1 us must not queue behind it (as a single free-at
+  // time would make it do): it takes the gap before, and both fetch the line from C's core.
+  auto params       = test::quiet_cpu(3);
+  params.line_local = 50e-9;
+  Harness h(params);
+  sim::CacheLine line;
+  double a_done = -1, b_done = -1, b_waited = -1;
+  h.start(h.proc("C"), [&](Proc& p) {
+    p.flush();
+    line.rmw(p);
+    p.work(1e6); // keeps its core, so A and B run on others
+    p.flush();
+  });
+  h.start(h.proc("A"), [&](Proc& p) {
+    p.flush();
+    p.work(1000); // 1 us at the reference clock
+    line.rmw(p);
+    p.flush();
+    a_done = Harness::now();
+  });
+  h.start(h.proc("B"), [&](Proc& p) {
+    at(p, 0.1e-6);
+    b_waited = line.rmw(p);
+    p.flush();
+    b_done = Harness::now();
+  });
+  h.run(1);
+  CHECK(b_waited == 0);
+  CHECK(b_done == Approx(0.15e-6));
+  CHECK(a_done == Approx(1.05e-6));
+}

@@ -287,3 +287,37 @@ TEST_CASE("LWLock: lazily released shared holds block an exclusive acquirer once
   CHECK(lock.stats().wait_seconds == Approx(0.4 * ms));
   CHECK(got_c == Approx(1 * ms));
 }
+
+TEST_CASE("LWLock: an acquirer that meets a lazily released holder sleeps, and the release wakes it", "[lwlock]")
+{
+  // A's release is dated at its local time, 1 ms. B asks at 0.5 ms: as in LWLockAcquire it
+  // sleeps on its semaphore, and runs again only after the idle CPU's exit latency; A pays the
+  // futex call that wakes it.
+  auto params        = test::quiet_cpu(4);
+  params.idle_wakeup = 20e-6;
+  Harness h(params);
+  auto lock_params      = free_params();
+  lock_params.wake_cost = 2e-6;
+  LWLock lock("TestLock", kLockEvent, lock_params);
+  double got_b = -1, a_done = -1;
+  h.start(h.proc("A"), [&](Proc& p) {
+    lock.acquire(p, LWLockMode::Exclusive);
+    p.work(ms * 1e9);
+    lock.release(p);
+    at(p, 2 * ms); // B's wake-up is charged to A's next work
+    p.work(0);
+    p.flush();
+    a_done = Harness::now();
+  });
+  h.start(h.proc("B"), [&](Proc& p) {
+    at(p, 0.5 * ms);
+    const bool immediate = lock.acquire(p, LWLockMode::Shared);
+    got_b                = Harness::now();
+    CHECK_FALSE(immediate);
+    lock.release(p);
+  });
+  h.run(1);
+  CHECK(got_b == Approx(1 * ms + 20e-6));
+  CHECK(lock.stats().blk == 1);
+  CHECK(a_done >= 2 * ms + 2e-6 - 1e-12);
+}
