@@ -8,10 +8,22 @@
 
 namespace sim {
 
+namespace {
+constexpr std::size_t kCompactAfter = 64;
+} // namespace
+
 std::size_t CacheLine::contenders(double t)
 {
-  while (!in_flight_.empty() && in_flight_.front() <= t) in_flight_.pop_front();
-  return in_flight_.size();
+  while (head_ < in_flight_.size() && in_flight_[head_] <= t) head_++;
+  if (head_ == in_flight_.size()) {
+    in_flight_.clear();
+    head_ = 0;
+  } else if (head_ >= kCompactAfter && 2 * head_ >= in_flight_.size()) {
+    // Drop the completed front now and then, so that a line never idle does not grow forever.
+    in_flight_.erase(in_flight_.begin(), in_flight_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  return in_flight_.size() - head_;
 }
 
 double CacheLine::rmw(Proc& proc, double hold)
