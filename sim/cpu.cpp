@@ -1,9 +1,8 @@
 /* CPU slots and the run queue: see cpu.hpp for the model. */
 #include "sim/cpu.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 #include <stdexcept>
 
@@ -54,7 +53,7 @@ bool Cpu::try_take(Proc& proc)
 {
   const int slot = pick_free_slot(proc.slot_);
   if (slot < 0) return false;
-  assign(proc, slot, simgrid::s4u::Engine::get_clock());
+  assign(proc, slot, now());
   return true;
 }
 
@@ -74,7 +73,7 @@ bool Cpu::should_yield(const Proc& proc) const
 
 void Cpu::release(Proc& proc)
 {
-  const double now = simgrid::s4u::Engine::get_clock();
+  const double now = sim::now();
   const int slot   = proc.slot_;
   auto& s          = slots_[static_cast<std::size_t>(slot)];
   if (s.holder != &proc)

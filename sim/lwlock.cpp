@@ -2,9 +2,8 @@
  * 9.4 and earlier for the "spinlock" one). See lwlock.hpp. */
 #include "sim/lwlock.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,10 +12,6 @@
 namespace sim {
 
 namespace {
-double now()
-{
-  return simgrid::s4u::Engine::get_clock();
-}
 std::uint8_t as_byte(LWLockMode mode)
 {
   return static_cast<std::uint8_t>(mode);

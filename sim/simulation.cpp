@@ -1,6 +1,8 @@
 /* Run control: see simulation.hpp. */
 #include "sim/simulation.hpp"
 
+#include "sim/clock.hpp"
+
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -54,7 +56,8 @@ Simulation::Simulation(const std::vector<std::string>& args)
   for (auto& a : argv_store) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
   argv.push_back(nullptr);
-  engine_    = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  engine_ = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  follow_engine_clock();
   auto* zone = simgrid::s4u::create_full_zone("machine");
   host_      = zone->create_host("server", 1e9);
   zone->seal();
@@ -72,7 +75,7 @@ Simulation::~Simulation()
 
 double Simulation::now()
 {
-  return simgrid::s4u::Engine::get_clock();
+  return sim::now();
 }
 
 void Simulation::spawn(const std::string& name, std::function<void()> body)
