@@ -93,19 +93,6 @@ void Cpu::release(Proc& proc)
   next->wake();
 }
 
-double Cpu::duration(int slot, double ref_ns) const
-{
-  double seconds = ref_ns * 1e-9 * params_.reference_hz / params_.clock_hz;
-  if (busy_per_core_[static_cast<std::size_t>(core_of(slot))] > 1) seconds *= smt_slowdown_;
-  return seconds;
-}
-
-double Cpu::transfer(int from, int to) const
-{
-  if (from < 0 || to < 0 || core_of(from) == core_of(to)) return params_.line_hit;
-  return socket_of(from) == socket_of(to) ? params_.line_local : params_.line_remote;
-}
-
 double Cpu::busy_seconds(double now) const
 {
   double busy = busy_seconds_;
