@@ -2,6 +2,8 @@
 #include "models/procarray.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace pg {
 
@@ -30,6 +32,23 @@ TransactionId ProcArray::GetNewTransactionId(Backend& me)
   return xid;
 }
 
+void ProcArray::ProcArrayAdd(Backend* proc)
+{
+  const auto no = static_cast<std::size_t>(proc->pgprocno);
+  for (const Backend* p : procs_)
+    if (p->pgprocno == proc->pgprocno)
+      throw std::logic_error("ProcArrayAdd: pgprocno " + std::to_string(proc->pgprocno) + " is taken");
+  procs_.push_back(proc);
+  if (xmins_.size() <= no) xmins_.resize(no + 1, InvalidTransactionId);
+  xmins_[no] = proc->xmin;
+}
+
+void ProcArray::set_xmin(Backend& proc, TransactionId xmin)
+{
+  proc.xmin                                       = xmin;
+  xmins_[static_cast<std::size_t>(proc.pgprocno)] = xmin;
+}
+
 void ProcArray::GetSnapshotData(Backend& me)
 {
   ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Shared);
@@ -40,10 +59,10 @@ void ProcArray::GetSnapshotData(Backend& me)
   snap.xip       = running_;
   if (me.xid != InvalidTransactionId) snap.xip.erase(std::lower_bound(snap.xip.begin(), snap.xip.end(), me.xid));
   TransactionId globalxmin = nextXid_;
-  for (const Backend* p : procs_)
-    if (p->xmin != InvalidTransactionId) globalxmin = std::min(globalxmin, p->xmin);
+  for (const TransactionId xmin : xmins_)
+    if (xmin != InvalidTransactionId) globalxmin = std::min(globalxmin, xmin);
   me.RecentXmin = snap.xmin;
-  me.xmin       = snap.xmin;
+  set_xmin(me, snap.xmin);
   me.GlobalXmin = std::min(globalxmin, snap.xmin);
   ProcArrayLock_.release(me.proc);
 }
@@ -83,7 +102,7 @@ void ProcArray::ProcArrayEndTransactionInternal(Backend& proc)
 
 void ProcArray::ProcArrayEndTransaction(Backend& me)
 {
-  me.xmin = InvalidTransactionId;
+  set_xmin(me, InvalidTransactionId);
   if (me.xid == InvalidTransactionId) return; // no xid: nothing others can see, no lock needed
   if (scenario_.policies.procarray_group_clear) {
     if (ProcArrayLock_.conditional_acquire(me.proc, sim::LWLockMode::Exclusive)) {
