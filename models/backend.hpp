@@ -50,7 +50,7 @@ public:
   // PGPROC
   TransactionId xid    = InvalidTransactionId; // MyProc->xid
   bool waiting_on_lock = false;                // MyProc->waitLock != NULL
-  TransactionId xmin   = InvalidTransactionId; // MyProc->xmin: the oldest xid our snapshot needs
+  TransactionId xmin   = InvalidTransactionId; // MyProc->xmin, the oldest xid our snapshot needs (set by ProcArray)
   Snapshot snapshot;                           // the current statement's snapshot
   TransactionId RecentXmin = InvalidTransactionId;
   /// Oldest xmin of any process at our last snapshot: versions deleted before it are dead to

@@ -1,7 +1,7 @@
 /* CheckpointerMain's scheduling of checkpoints (checkpointer.c, PostgreSQL 15). */
 #include "models/checkpointer.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/clock.hpp"
 
 #include <algorithm>
 
@@ -31,9 +31,9 @@ void Checkpointer::main()
 {
   if (scenario_.run.checkpoint_at_start) CreateCheckPoint();
   const double wal_limit = scenario_.settings.max_wal_size / (1 + checkpoint_completion_target);
-  double last            = simgrid::s4u::Engine::get_clock();
+  double last            = sim::now();
   for (;;) {
-    const double now     = simgrid::s4u::Engine::get_clock();
+    const double now     = sim::now();
     const double due     = last + scenario_.settings.checkpoint_timeout;
     const bool wal_based = static_cast<double>(xlog_.insert_lsn() - redo_) >= wal_limit;
     if (now >= due - 1e-9 || wal_based) {

@@ -34,17 +34,10 @@ double record_header(int blocks)
 }
 } // namespace
 
-TupleVersion& version_at(HeapRow& row, std::uint32_t seq)
+void version_gone(const HeapRow& row, std::uint32_t seq)
 {
-  if (seq < row.first_seq || seq - row.first_seq >= row.versions.size())
-    throw std::logic_error("tuple version " + std::to_string(seq) + " is gone (versions " +
-                           std::to_string(row.first_seq) + " to " + std::to_string(newest_seq(row)) + ")");
-  return row.versions[seq - row.first_seq];
-}
-
-std::uint32_t newest_seq(const HeapRow& row)
-{
-  return row.first_seq + static_cast<std::uint32_t>(row.versions.size()) - 1;
+  throw std::logic_error("tuple version " + std::to_string(seq) + " is gone (versions " +
+                         std::to_string(row.first_seq) + " to " + std::to_string(newest_seq(row)) + ")");
 }
 
 Heapam::Heapam(const Scenario& scenario, const WaitEvents& events, Xlog& xlog, Clog& clog, ProcArray& procarray,

@@ -83,9 +83,21 @@ private:
   HintStats hint_stats_;
 };
 
+inline std::uint32_t newest_seq(const HeapRow& row)
+{
+  return row.first_seq + static_cast<std::uint32_t>(row.versions.size()) - 1;
+}
+
+/// Throws: the version asked for was pruned away, or never existed.
+[[noreturn]] void version_gone(const HeapRow& row, std::uint32_t seq);
+
 /// The version with sequence number seq (versions are numbered from the row's creation on, so
-/// pruning the head of the chain does not renumber the others).
-TupleVersion& version_at(HeapRow& row, std::uint32_t seq);
-std::uint32_t newest_seq(const HeapRow& row);
+/// pruning the head of the chain does not renumber the others). Inline: chain walks and pruning
+/// call it for every version they pass.
+inline TupleVersion& version_at(HeapRow& row, std::uint32_t seq)
+{
+  if (seq < row.first_seq || seq - row.first_seq >= row.versions.size()) version_gone(row, seq);
+  return row.versions[seq - row.first_seq];
+}
 
 } // namespace pg

@@ -3,7 +3,7 @@
 
 #include "models/types.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/clock.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,7 +13,7 @@ namespace pg {
 namespace {
 double now()
 {
-  return simgrid::s4u::Engine::get_clock();
+  return sim::now();
 }
 constexpr double kPageKb = BLCKSZ / 1024.0;
 } // namespace

@@ -3,14 +3,14 @@
 
 #include "models/postgres.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/clock.hpp"
 
 namespace pg {
 
 namespace {
 double now()
 {
-  return simgrid::s4u::Engine::get_clock();
+  return sim::now();
 }
 
 // Tuple sizes of pgbench -i's tables. The filler columns of branches, tellers and history are

@@ -1,14 +1,14 @@
 /* PostgresMain and the execution of pgbench's statements (postgres.c, the executor; PostgreSQL 15). */
 #include "models/postgres.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/clock.hpp"
 
 namespace pg {
 
 namespace {
 double now()
 {
-  return simgrid::s4u::Engine::get_clock();
+  return sim::now();
 }
 } // namespace
 

@@ -2,8 +2,31 @@
 #include "models/procarray.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace pg {
+
+namespace {
+
+// The smallest valid (non-zero) xmin, or bound if none is smaller. Hundreds of backends are
+// scanned for every snapshot: subtracting one maps InvalidTransactionId (0) to the largest
+// value, so a plain unsigned minimum skips it, and four running minima instead of one let the
+// comparisons overlap. The minimum does not depend on the order, so neither does the result.
+TransactionId oldest_xmin(const std::vector<TransactionId>& xmins, TransactionId bound)
+{
+  constexpr std::size_t kLanes = 4;
+  std::uint32_t lane[kLanes]   = {bound - 1u, bound - 1u, bound - 1u, bound - 1u};
+  const std::size_t n          = xmins.size();
+  std::size_t i                = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (std::size_t k = 0; k < kLanes; k++) lane[k] = std::min(lane[k], xmins[i + k] - 1u);
+  for (; i < n; i++) lane[0] = std::min(lane[0], xmins[i] - 1u);
+  return std::min(std::min(lane[0], lane[1]), std::min(lane[2], lane[3])) + 1u;
+}
+
+} // namespace
 
 ProcArray::ProcArray(const Scenario& scenario, const WaitEvents& events, Clog& clog)
     : scenario_(scenario), ev_(events), clog_(clog),
@@ -30,6 +53,23 @@ TransactionId ProcArray::GetNewTransactionId(Backend& me)
   return xid;
 }
 
+void ProcArray::ProcArrayAdd(Backend* proc)
+{
+  const auto no = static_cast<std::size_t>(proc->pgprocno);
+  for (const Backend* p : procs_)
+    if (p->pgprocno == proc->pgprocno)
+      throw std::logic_error("ProcArrayAdd: pgprocno " + std::to_string(proc->pgprocno) + " is taken");
+  procs_.push_back(proc);
+  if (xmins_.size() <= no) xmins_.resize(no + 1, InvalidTransactionId);
+  xmins_[no] = proc->xmin;
+}
+
+void ProcArray::set_xmin(Backend& proc, TransactionId xmin)
+{
+  proc.xmin                                       = xmin;
+  xmins_[static_cast<std::size_t>(proc.pgprocno)] = xmin;
+}
+
 void ProcArray::GetSnapshotData(Backend& me)
 {
   ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Shared);
@@ -39,11 +79,9 @@ void ProcArray::GetSnapshotData(Backend& me)
   snap.xmin      = running_.empty() ? nextXid_ : running_.front();
   snap.xip       = running_;
   if (me.xid != InvalidTransactionId) snap.xip.erase(std::lower_bound(snap.xip.begin(), snap.xip.end(), me.xid));
-  TransactionId globalxmin = nextXid_;
-  for (const Backend* p : procs_)
-    if (p->xmin != InvalidTransactionId) globalxmin = std::min(globalxmin, p->xmin);
-  me.RecentXmin = snap.xmin;
-  me.xmin       = snap.xmin;
+  const TransactionId globalxmin = oldest_xmin(xmins_, nextXid_);
+  me.RecentXmin                  = snap.xmin;
+  set_xmin(me, snap.xmin);
   me.GlobalXmin = std::min(globalxmin, snap.xmin);
   ProcArrayLock_.release(me.proc);
 }
@@ -83,7 +121,7 @@ void ProcArray::ProcArrayEndTransactionInternal(Backend& proc)
 
 void ProcArray::ProcArrayEndTransaction(Backend& me)
 {
-  me.xmin = InvalidTransactionId;
+  set_xmin(me, InvalidTransactionId);
   if (me.xid == InvalidTransactionId) return; // no xid: nothing others can see, no lock needed
   if (scenario_.policies.procarray_group_clear) {
     if (ProcArrayLock_.conditional_acquire(me.proc, sim::LWLockMode::Exclusive)) {

@@ -19,7 +19,8 @@ class ProcArray {
 public:
   ProcArray(const Scenario& scenario, const WaitEvents& events, Clog& clog);
 
-  void ProcArrayAdd(Backend* proc) { procs_.push_back(proc); }
+  /// Registers a backend; its pgprocno must be unique.
+  void ProcArrayAdd(Backend* proc);
   /// varsup.c: assigns the next transaction id to me (MyProc->xid), extending the CLOG.
   TransactionId GetNewTransactionId(Backend& me);
   /// Takes a new snapshot into me.snapshot (READ COMMITTED: once per statement).
@@ -40,6 +41,8 @@ private:
   void ProcArrayEndTransactionInternal(Backend& proc);
   void ProcArrayGroupClearXid(Backend& me);
   double scan_cost() const;
+  /// Sets proc.xmin (MyProc->xmin), keeping xmins_ in step.
+  void set_xmin(Backend& proc, TransactionId xmin);
 
   const Scenario& scenario_;
   const WaitEvents& ev_;
@@ -47,6 +50,9 @@ private:
   sim::LWLock ProcArrayLock_;
   sim::LWLock XidGenLock_;
   std::vector<Backend*> procs_;
+  // Every registered backend's xmin, by pgprocno (InvalidTransactionId where none): the scan of
+  // all xmins in GetSnapshotData reads one array rather than chasing a pointer per backend.
+  std::vector<TransactionId> xmins_;
   std::vector<TransactionId> running_; // the procs' xids, sorted
   TransactionId nextXid_ = FirstNormalTransactionId;
   sim::CacheLine group_first_;

@@ -5,7 +5,7 @@
  * they changed between 9.2 (commit 4de82f7d7c50a8), 9.6 (7975c5e0a) and the 2017 proposal. */
 #include "models/xlog.hpp"
 
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/clock.hpp"
 
 #include <algorithm>
 
@@ -14,7 +14,7 @@ namespace pg {
 namespace {
 double now()
 {
-  return simgrid::s4u::Engine::get_clock();
+  return sim::now();
 }
 } // namespace
 

@@ -1,29 +1,37 @@
 /* Contended cache lines: see cacheline.hpp. */
 #include "sim/cacheline.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/cpu.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 
 namespace sim {
 
+namespace {
+constexpr std::size_t kCompactAfter = 64;
+} // namespace
+
 std::size_t CacheLine::contenders(double t) const
 {
   std::size_t n = 0;
-  for (const Booking& b : booked_)
-    if (b.asked <= t && t < b.done) n++;
+  for (std::size_t i = head_; i < booked_.size(); i++)
+    if (booked_[i].asked <= t && t < booked_[i].done) n++;
   return n;
 }
 
 void CacheLine::forget_done()
 {
-  const double now = simgrid::s4u::Engine::get_clock();
-  while (!booked_.empty() && booked_.front().done <= now) {
-    settled_ = booked_.front().slot;
-    booked_.pop_front();
+  const double t = now();
+  while (head_ < booked_.size() && booked_[head_].done <= t) settled_ = booked_[head_++].slot;
+  if (head_ == booked_.size()) {
+    booked_.clear();
+    head_ = 0;
+  } else if (head_ >= kCompactAfter && 2 * head_ >= booked_.size()) {
+    // Drop the completed front now and then, so that a line never idle does not grow forever.
+    booked_.erase(booked_.begin(), booked_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
   }
 }
 
@@ -41,7 +49,7 @@ double CacheLine::rmw(Proc& proc, double hold)
   };
   double start  = t;
   int previous  = settled_;
-  auto position = booked_.begin();
+  auto position = booked_.begin() + static_cast<std::ptrdiff_t>(head_);
   for (; position != booked_.end(); ++position) {
     if (position->done > start && start + duration(previous) <= position->start) break;
     start    = std::max(start, position->done);

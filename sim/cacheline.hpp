@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace sim {
@@ -51,9 +50,13 @@ private:
   // Hardware threads that read the line since the last write (a bitset, allocated on the
   // first read by another core).
   std::vector<std::uint64_t> readers_;
-  int a_reader_ = -1;          // one of them, to fetch the line from
-  bool shared_  = false;       // another core read it since the last write
-  std::deque<Booking> booked_; // not yet done, in time order (they never overlap)
+  int a_reader_ = -1;    // one of them, to fetch the line from
+  bool shared_  = false; // another core read it since the last write
+  // Bookings not yet done, in time order (they never overlap), from booked_[head_] on. A vector
+  // with a moving head rather than a std::deque: a deque allocates over half a kilobyte on
+  // construction, and every buffer page has lines that are never contended.
+  std::vector<Booking> booked_;
+  std::size_t head_ = 0;
 };
 
 } // namespace sim

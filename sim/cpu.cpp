@@ -1,9 +1,8 @@
 /* CPU slots and the run queue: see cpu.hpp for the model. */
 #include "sim/cpu.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 #include <stdexcept>
 
@@ -54,7 +53,7 @@ bool Cpu::try_take(Proc& proc)
 {
   const int slot = pick_free_slot(proc.slot_);
   if (slot < 0) return false;
-  assign(proc, slot, simgrid::s4u::Engine::get_clock());
+  assign(proc, slot, now());
   return true;
 }
 
@@ -74,7 +73,7 @@ bool Cpu::should_yield(const Proc& proc) const
 
 void Cpu::release(Proc& proc)
 {
-  const double now = simgrid::s4u::Engine::get_clock();
+  const double now = sim::now();
   const int slot   = proc.slot_;
   auto& s          = slots_[static_cast<std::size_t>(slot)];
   if (s.holder != &proc)
@@ -92,19 +91,6 @@ void Cpu::release(Proc& proc)
   assign(*next, slot, now);
   next->granted = true;
   next->wake();
-}
-
-double Cpu::duration(int slot, double ref_ns) const
-{
-  double seconds = ref_ns * 1e-9 * params_.reference_hz / params_.clock_hz;
-  if (busy_per_core_[static_cast<std::size_t>(core_of(slot))] > 1) seconds *= smt_slowdown_;
-  return seconds;
-}
-
-double Cpu::transfer(int from, int to) const
-{
-  if (from < 0 || to < 0 || core_of(from) == core_of(to)) return params_.line_hit;
-  return socket_of(from) == socket_of(to) ? params_.line_local : params_.line_remote;
 }
 
 double Cpu::busy_seconds(double now) const

@@ -75,9 +75,19 @@ public:
   std::size_t run_queue_length() const { return run_queue_.size(); }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
-  double duration(int slot, double ref_ns) const;
+  /// (Inline, as transfer(): every flush and every atomic asks.)
+  double duration(int slot, double ref_ns) const
+  {
+    double seconds = ref_ns * 1e-9 * params_.reference_hz / params_.clock_hz;
+    if (busy_per_core_[static_cast<std::size_t>(core_of(slot))] > 1) seconds *= smt_slowdown_;
+    return seconds;
+  }
   /// Cost of moving a cache line last written from slot `from` to slot `to` (-1: never written).
-  double transfer(int from, int to) const;
+  double transfer(int from, int to) const
+  {
+    if (from < 0 || to < 0 || core_of(from) == core_of(to)) return params_.line_hit;
+    return socket_of(from) == socket_of(to) ? params_.line_local : params_.line_remote;
+  }
 
   /// Sum over slots of the seconds they were held since the last reset_stats().
   double busy_seconds(double now) const;

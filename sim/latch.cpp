@@ -1,9 +1,8 @@
 /* Latches: see latch.hpp. */
 #include "sim/latch.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 namespace sim {
 
@@ -24,9 +23,9 @@ bool Latch::wait(double timeout, WaitEventId event)
   owner_.flush();
   if (is_set_) return true;
   maybe_sleeping_       = true;
-  const double deadline = simgrid::s4u::Engine::get_clock() + timeout;
+  const double deadline = now() + timeout;
   while (!is_set_) {
-    const double remaining = deadline - simgrid::s4u::Engine::get_clock();
+    const double remaining = deadline - now();
     if (remaining <= 0 || !owner_.sleep_for(remaining, event)) break;
   }
   maybe_sleeping_ = false;

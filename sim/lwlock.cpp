@@ -2,9 +2,8 @@
  * 9.4 and earlier for the "spinlock" one). See lwlock.hpp. */
 #include "sim/lwlock.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/proc.hpp"
-
-#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,10 +12,6 @@
 namespace sim {
 
 namespace {
-double now()
-{
-  return simgrid::s4u::Engine::get_clock();
-}
 std::uint8_t as_byte(LWLockMode mode)
 {
   return static_cast<std::uint8_t>(mode);
@@ -234,14 +229,14 @@ void LWLock::wakeup(Proc& releaser)
 {
   wait_list_lock(releaser);
   std::vector<Proc*> woken;
-  std::deque<Proc*> remaining;
+  std::size_t kept   = 0; // the waiters that stay are compacted to the front, in order
   bool woke_somebody = false;
   bool stop          = false;
   bool new_ok        = true;
   for (Proc* w : waiters_) {
     const LWLockMode mode = mode_of(*w);
     if (stop || (woke_somebody && mode == LWLockMode::Exclusive)) {
-      remaining.push_back(w);
+      waiters_[kept++] = w;
       continue;
     }
     woken.push_back(w);
@@ -251,7 +246,7 @@ void LWLock::wakeup(Proc& releaser)
     }
     if (mode == LWLockMode::Exclusive) stop = true;
   }
-  waiters_.swap(remaining);
+  waiters_.resize(kept);
   release_ok_ = new_ok;
   for (Proc* w : woken) {
     w->lw_waiting = false;
@@ -292,15 +287,15 @@ bool LWLock::wait_for_var(Proc& proc, std::uint64_t oldval, std::uint64_t* newva
 
 void LWLock::wake_var_waiters(Proc& proc)
 {
-  std::deque<Proc*> remaining;
   std::vector<Proc*> woken;
+  std::size_t kept = 0; // the waiters that stay are compacted to the front, in order
   for (Proc* w : waiters_) {
     if (mode_of(*w) == LWLockMode::WaitUntilFree)
       woken.push_back(w);
     else
-      remaining.push_back(w);
+      waiters_[kept++] = w;
   }
-  waiters_.swap(remaining);
+  waiters_.resize(kept);
   for (Proc* w : woken) {
     w->lw_waiting = false;
     proc.stall(params_.wake_cost);

@@ -18,8 +18,8 @@
 #include "sim/wait_events.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <string>
+#include <vector>
 
 namespace sim {
 
@@ -81,7 +81,7 @@ public:
   const Proc* exclusive_holder() const { return exclusive_; }
   int shared_holders() const { return shared_; }
   std::size_t waiters() const { return waiters_.size(); }
-  const std::deque<Proc*>& wait_queue() const { return waiters_; }
+  const std::vector<Proc*>& wait_queue() const { return waiters_; }
 
   LWLockStats& stats() { return stats_; }
   const LWLockStats& stats() const { return stats_; }
@@ -113,7 +113,9 @@ private:
   Proc* excl_releaser_       = nullptr;
   Proc* shared_releaser_     = nullptr;
   std::uint64_t var_         = 0;
-  std::deque<Proc*> waiters_;
+  // A vector, not a std::deque: a deque allocates over half a kilobyte on construction, and most
+  // locks (one per buffer page) never have a waiter.
+  std::vector<Proc*> waiters_;
   LWLockStats stats_;
 };
 

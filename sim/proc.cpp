@@ -1,21 +1,14 @@
 /* Simulated processes: lazily simulated CPU work, sleeping on a semaphore, run-queue waits. */
 #include "sim/proc.hpp"
 
+#include "sim/clock.hpp"
 #include "sim/cpu.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
 
 namespace sim {
-
-namespace {
-double now()
-{
-  return simgrid::s4u::Engine::get_clock();
-}
-} // namespace
 
 Proc::Proc(std::string name, int id, Cpu& cpu)
     : name_(std::move(name)), id_(id), cpu_(cpu), sem_(simgrid::s4u::Semaphore::create(0))

@@ -1,0 +1,23 @@
+/* The cached simulated time: see clock.hpp. */
+#include "sim/clock.hpp"
+
+#include <simgrid/s4u/Engine.hpp>
+
+namespace sim {
+
+namespace clock_detail {
+double engine_now = 0;
+} // namespace clock_detail
+
+void follow_engine_clock()
+{
+  static bool following    = false;
+  clock_detail::engine_now = simgrid::s4u::Engine::get_clock();
+  if (following) return;
+  following = true;
+  // The engine fires this right after moving its clock, and moves it nowhere else.
+  simgrid::s4u::Engine::on_time_advance_cb(
+      [](double) { clock_detail::engine_now = simgrid::s4u::Engine::get_clock(); });
+}
+
+} // namespace sim
