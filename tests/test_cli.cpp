@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kWalsim    = WALSIM_BINARY;
+const std::string kProbe     = WALSIM_PROBE_BINARY;
 const std::string kSourceDir = WALSIM_SOURCE_DIR;
 
 struct Outcome {
@@ -88,8 +90,8 @@ private:
   fs::path path_;
 };
 
-/// Runs walsim with args, stdin from /dev/null, stdout and stderr captured through files.
-Outcome walsim(const std::vector<std::string>& args, const TempDir& dir)
+/// Runs a binary with args, stdin from /dev/null, stdout and stderr captured through files.
+Outcome run_binary(const std::string& binary, const std::vector<std::string>& args, const TempDir& dir)
 {
   const std::string out_path = dir / ".stdout";
   const std::string err_path = dir / ".stderr";
@@ -99,14 +101,14 @@ Outcome walsim(const std::vector<std::string>& args, const TempDir& dir)
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-  std::vector<std::string> argv_store{kWalsim};
+  std::vector<std::string> argv_store{binary};
   argv_store.insert(argv_store.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_store) argv.push_back(a.data());
   argv.push_back(nullptr);
 
   pid_t pid       = 0;
-  const int error = posix_spawn(&pid, kWalsim.c_str(), &actions, nullptr, argv.data(), environ);
+  const int error = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   REQUIRE(error == 0);
   int wait_status = 0;
@@ -122,6 +124,11 @@ Outcome walsim(const std::vector<std::string>& args, const TempDir& dir)
   fs::remove(out_path);
   fs::remove(err_path);
   return outcome;
+}
+
+Outcome walsim(const std::vector<std::string>& args, const TempDir& dir)
+{
+  return run_binary(kWalsim, args, dir);
 }
 
 std::string shipped(const std::string& relative)
@@ -500,4 +507,50 @@ TEST_CASE("CLI: .ci/run runs README command 2 as README.md shows it", "[cli]")
   CHECK(contains(readme.substr(first, last - first), "ctest"));
   CHECK(contains(ci, begin));
   CHECK(contains(ci, end));
+}
+
+TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which walsim accepts", "[cli][probe]")
+{
+  TempDir dir;
+  const Outcome o = run_binary(kProbe, {"--iterations", "200", "--dir", dir.path().string(), "--json"}, dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const auto figures = nlohmann::json::parse(o.out);
+  std::vector<std::string> keys{"socket_send", "socket_recv", "context_switch", "fdatasync_cpu"};
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  if (CPU_COUNT(&allowed) >= 2) keys.insert(keys.end(), {"idle_wakeup", "idle_wakeup_cpu"});
+  for (const auto& key : keys) {
+    INFO(key);
+    REQUIRE(figures.at("os").contains(key));
+    const std::string value = figures["os"][key].get<std::string>();
+    CHECK(value.size() > 2);
+    CHECK(value.substr(value.size() - 2) == "us");
+  }
+  CHECK(std::stod(figures.at("measured").at("fdatasync_latency").get<std::string>()) > 0);
+  CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
+  CHECK(dir.entries().empty()); // its test file is removed
+
+  // The direct measurements go into a scenario as they are.
+  write_file(dir / "tiny.json", tiny_scenario().dump());
+  const Outcome v = walsim({"validate", dir / "tiny.json", "--set",
+                            "hardware.os.fdatasync_cpu=" + figures["os"]["fdatasync_cpu"].get<std::string>(), "--set",
+                            "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>()},
+                           dir);
+  INFO(v.err);
+  CHECK(v.status == 0);
+}
+
+TEST_CASE("walsim-probe: bad usage exits 2, a failed measurement 1, with the reason", "[cli][probe]")
+{
+  TempDir dir;
+  const Outcome usage = run_binary(kProbe, {"--iterations", "5"}, dir);
+  CHECK(usage.status == 2);
+  CHECK(contains(usage.err, "--iterations must be at least 100"));
+  const Outcome unknown = run_binary(kProbe, {"--itrations", "500"}, dir);
+  CHECK(unknown.status == 2);
+  const Outcome missing = run_binary(kProbe, {"--iterations", "100", "--dir", dir / "no/such/dir"}, dir);
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.err, "cannot create"));
 }

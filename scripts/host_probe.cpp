@@ -1,0 +1,271 @@
+/* walsim-probe: measure the operating-system costs of a hardware profile's "os" block on the
+ * machine it runs on, so that a profile of one's own machine starts from measurements rather than
+ * guesses.
+ *
+ * Each figure is what the model charges, measured the way the model uses it:
+ *   socket_send, socket_recv  a 1-byte write and read on a Unix socket pair, nobody waiting;
+ *   context_switch            a ping-pong between two processes pinned to one CPU: each half
+ *                             trip is a send, a switch to the other process and its receive;
+ *   idle_wakeup(_cpu)         the same ping-pong across two CPUs, each waking the other from
+ *                             idle: the half trip's latency and CPU time beyond send and receive;
+ *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
+ *                             time per call (getrusage; the pwrite's microsecond included), besides the system-wide CPU
+ * (/proc/stat), which adds the kernel threads and interrupts that serve it. Linux only (sched_setaffinity, /proc/stat).
+ * The machine should be otherwise idle.
+ */
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace {
+
+double wall_now()
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double seconds_of(const timeval& tv)
+{
+  return static_cast<double>(tv.tv_sec) + 1e-6 * static_cast<double>(tv.tv_usec);
+}
+
+double cpu_seconds(int who)
+{
+  rusage ru{};
+  getrusage(who, &ru);
+  return seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime);
+}
+
+struct SystemTicks {
+  long long busy  = 0;
+  long long total = 0;
+};
+
+// The aggregate "cpu" line of /proc/stat: everything but idle and iowait is busy.
+SystemTicks system_ticks()
+{
+  std::ifstream in("/proc/stat");
+  std::string label;
+  std::array<long long, 8> v{};
+  in >> label;
+  for (auto& x : v) in >> x;
+  if (!in || label != "cpu") throw std::runtime_error("cannot read /proc/stat");
+  SystemTicks t;
+  for (auto x : v) t.total += x;
+  t.busy = t.total - v[3] - v[4];
+  return t;
+}
+
+void pin_to(int cpu)
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0) throw std::runtime_error("cannot pin to CPU " + std::to_string(cpu));
+}
+
+// The CPUs this process may run on (a container may allow a few only), in order.
+std::vector<int> allowed_cpus()
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) throw std::runtime_error("cannot read the CPU affinity");
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+void must(bool ok, const char* what)
+{
+  if (!ok) throw std::runtime_error(std::string(what) + " failed");
+}
+
+struct SocketCosts {
+  double send = 0;
+  double recv = 0;
+};
+
+// Writes in batches that fit the socket buffer, then reads them back: no process ever waits.
+SocketCosts socket_costs(int n)
+{
+  std::array<int, 2> sv{};
+  must(socketpair(AF_UNIX, SOCK_STREAM, 0, sv.data()) == 0, "socketpair");
+  char byte            = 0;
+  double sends         = 0;
+  double recvs         = 0;
+  constexpr int kBatch = 64;
+  for (int k = 0; k < n / kBatch; k++) {
+    const double t0 = wall_now();
+    for (int i = 0; i < kBatch; i++) must(write(sv[0], &byte, 1) == 1, "write");
+    const double t1 = wall_now();
+    for (int i = 0; i < kBatch; i++) must(read(sv[1], &byte, 1) == 1, "read");
+    sends += t1 - t0;
+    recvs += wall_now() - t1;
+  }
+  close(sv[0]);
+  close(sv[1]);
+  const double count = static_cast<double>(n / kBatch * kBatch);
+  return {sends / count, recvs / count};
+}
+
+struct PingPong {
+  double half_trip = 0; // seconds
+  double half_cpu  = 0; // CPU seconds of both processes per half trip
+};
+
+PingPong ping_pong(int parent_cpu, int child_cpu, int n)
+{
+  std::array<int, 2> sv{};
+  must(socketpair(AF_UNIX, SOCK_STREAM, 0, sv.data()) == 0, "socketpair");
+  const double reaped = cpu_seconds(RUSAGE_CHILDREN); // earlier tests' children
+  const pid_t child   = fork();
+  must(child >= 0, "fork");
+  char byte = 0;
+  if (child == 0) {
+    pin_to(child_cpu);
+    for (int i = 0; i < n; i++)
+      if (read(sv[1], &byte, 1) != 1 || write(sv[1], &byte, 1) != 1) _exit(1);
+    _exit(0);
+  }
+  pin_to(parent_cpu);
+  const double cpu0 = cpu_seconds(RUSAGE_SELF);
+  const double t0   = wall_now();
+  for (int i = 0; i < n; i++) must(write(sv[0], &byte, 1) == 1 && read(sv[0], &byte, 1) == 1, "ping-pong");
+  const double elapsed = wall_now() - t0;
+  const double mine    = cpu_seconds(RUSAGE_SELF) - cpu0;
+  int status           = 0;
+  waitpid(child, &status, 0);
+  must(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ping-pong child");
+  const double theirs = cpu_seconds(RUSAGE_CHILDREN) - reaped;
+  close(sv[0]);
+  close(sv[1]);
+  return {elapsed / (2.0 * n), (mine + theirs) / (2.0 * n)};
+}
+
+struct SyncCosts {
+  double latency    = 0;
+  double own_cpu    = 0;
+  double system_cpu = 0;
+};
+
+// One process overwriting a preallocated 8 kB block and syncing it, as a WAL flush of one page.
+SyncCosts fdatasync_costs(const std::string& dir, int n)
+{
+  const std::string path = dir + "/walsim-probe.tmp";
+  const int fd           = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot create " + path);
+  std::vector<char> page(8192, 1);
+  must(pwrite(fd, page.data(), page.size(), 0) == static_cast<ssize_t>(page.size()), "pwrite");
+  must(fsync(fd) == 0, "fsync");
+  const SystemTicks s0 = system_ticks();
+  const double cpu0    = cpu_seconds(RUSAGE_SELF);
+  const double t0      = wall_now();
+  for (int i = 0; i < n; i++) {
+    must(pwrite(fd, page.data(), page.size(), 0) == static_cast<ssize_t>(page.size()), "pwrite");
+    must(fdatasync(fd) == 0, "fdatasync");
+  }
+  const double elapsed = wall_now() - t0;
+  const double own     = cpu_seconds(RUSAGE_SELF) - cpu0;
+  const SystemTicks s1 = system_ticks();
+  close(fd);
+  unlink(path.c_str());
+  const double cpus      = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
+  const double busy_frac = static_cast<double>(s1.busy - s0.busy) / static_cast<double>(s1.total - s0.total);
+  return {elapsed / n, own / n, busy_frac * cpus * elapsed / n};
+}
+
+std::string us(double seconds)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fus", seconds * 1e6);
+  return buf;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  po::options_description opts("walsim-probe: measure a hardware profile's OS costs on this machine.\n\n"
+                               "usage: walsim-probe [options]\n\noptions");
+  std::string dir;
+  int iterations = 0;
+  opts.add_options()("help,h", "this help")("dir", po::value(&dir)->default_value("."),
+                                            "directory for the fdatasync test (put it on the WAL's file system)")(
+      "iterations", po::value(&iterations)->default_value(100000),
+      "round trips per ping-pong test (fdatasync runs a twentieth of them)")(
+      "json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, opts), vm);
+    po::notify(vm);
+    if (iterations < 100) throw po::error("--iterations must be at least 100");
+  } catch (const po::error& e) {
+    std::cerr << "walsim-probe: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\nEach figure is measured as the model charges it: see the top of scripts/host_probe.cpp.\n"
+              << "Exit status: 0 success, 1 a measurement failed, 2 bad usage.\n";
+    return 0;
+  }
+  try {
+    const SocketCosts sock      = socket_costs(iterations);
+    const std::vector<int> cpus = allowed_cpus();
+    const PingPong same         = ping_pong(cpus.at(0), cpus.at(0), iterations);
+    const bool two_cpus         = cpus.size() >= 2;
+    const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
+    const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
+    const double io             = sock.send + sock.recv;
+    nlohmann::json os           = {{"socket_send", us(sock.send)},
+                                   {"socket_recv", us(sock.recv)},
+                                   {"context_switch", us(same.half_trip - io)},
+                                   {"fdatasync_cpu", us(sync.own_cpu)}};
+    if (two_cpus) {
+      os["idle_wakeup"]     = us(across.half_trip - io);
+      os["idle_wakeup_cpu"] = us(across.half_cpu - io);
+    }
+    const nlohmann::json out = {{"os", os},
+                                {"measured",
+                                 {{"same_cpu_half_trip", us(same.half_trip)},
+                                  {"cross_cpu_half_trip", us(across.half_trip)},
+                                  {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
+                                  {"fdatasync_latency", us(sync.latency)},
+                                  {"fdatasync_system_cpu", us(sync.system_cpu)}}}};
+    if (vm.count("json")) {
+      std::cout << out.dump(2) << "\n";
+      return 0;
+    }
+    std::cout << "socket send / receive (nobody waiting): " << us(sock.send) << " / " << us(sock.recv) << "\n"
+              << "same CPU ping-pong: half trip " << us(same.half_trip) << " -> context_switch "
+              << os["context_switch"].get<std::string>() << "\n";
+    if (two_cpus)
+      std::cout << "CPU-to-CPU ping-pong: half trip " << us(across.half_trip) << ", CPU " << us(across.half_cpu)
+                << " -> idle_wakeup " << os["idle_wakeup"].get<std::string>() << ", idle_wakeup_cpu "
+                << os["idle_wakeup_cpu"].get<std::string>() << "\n";
+    std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
+              << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << "\n\n"
+              << out.dump(2) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "walsim-probe: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
