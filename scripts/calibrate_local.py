@@ -156,16 +156,19 @@ def scaled_costs(base, scale):
             for k, v in base.items() if not k.startswith("_") and k not in NOT_BACKEND}
 
 
-def fit(walsim):
+def fit(walsim, keep_costs):
     off, on = measured("off"), measured("on")
     base = json.load(open(COSTS))
     sets = {}
 
     # 1. The backend's active time does not depend on wake-up costs: fit the cost scale first.
-    quiet = {"hardware.os.idle_wakeup": "0", "hardware.os.idle_wakeup_cpu": "0"}
-    active = lambda s: walsim.run("off", {**quiet, **scaled_costs(base, s)})["active_us"]
-    scale = secant(active, 1.0, 0.8, off["active_us"])
-    sets.update(scaled_costs(base, scale))
+    # The cost table is shared by every scenario: --keep-costs refits this machine's figures only.
+    scale = 1.0
+    if not keep_costs:
+        quiet = {"hardware.os.idle_wakeup": "0", "hardware.os.idle_wakeup_cpu": "0"}
+        active = lambda s: walsim.run("off", {**quiet, **scaled_costs(base, s)})["active_us"]
+        scale = secant(active, 1.0, 0.8, off["active_us"])
+        sets.update(scaled_costs(base, scale))
 
     # 2. With one client, the CPU is idle while fdatasync() waits for the device: iowait per
     # transaction is the device's share of a flush, the rest of the write's latency and transfer
@@ -197,13 +200,9 @@ def fit(walsim):
     return fitted, check, {"off": off, "on": on}, base
 
 
-def write(fitted, base):
-    costs = json.load(open(COSTS))
-    for key, value in base.items():
-        if not key.startswith("_") and key not in NOT_BACKEND:
-            costs[key] = fmt_us(duration_us(value) * fitted["scale"])
-    json.dump(costs, open(COSTS, "w"), indent=2)
-    open(COSTS, "a").write("\n")
+def write(fitted, base, keep_costs):
+    if not keep_costs:
+        write_costs(fitted, base)
     profile = json.load(open(PROFILE))
     profile["os"]["idle_wakeup_cpu"] = fmt_us(fitted["idle_wakeup_cpu"])
     profile["os"]["idle_wakeup"] = fmt_us(fitted["idle_wakeup"])
@@ -213,15 +212,26 @@ def write(fitted, base):
     open(PROFILE, "a").write("\n")
 
 
+def write_costs(fitted, base):
+    costs = json.load(open(COSTS))
+    for key, value in base.items():
+        if not key.startswith("_") and key not in NOT_BACKEND:
+            costs[key] = fmt_us(duration_us(value) * fitted["scale"])
+    json.dump(costs, open(COSTS, "w"), indent=2)
+    open(COSTS, "a").write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--walsim", default=os.environ.get("WALSIM", os.path.join(ROOT, "build", "walsim")))
     ap.add_argument("--seconds", type=float, default=10, help="simulated seconds per trial run")
     ap.add_argument("--write", action="store_true", help="store the fitted values in the profile and costs")
+    ap.add_argument("--keep-costs", action="store_true",
+                    help="keep the shared cost table as it is: fit the machine's OS and device figures only")
     args = ap.parse_args()
     if not os.access(args.walsim, os.X_OK):
         sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
-    fitted, check, target, base = fit(Walsim(args.walsim, args.seconds))
+    fitted, check, target, base = fit(Walsim(args.walsim, args.seconds), args.keep_costs)
     print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
     for sync in ("off", "on"):
         for key in ("latency_us", "cpu_us", "active_us"):
@@ -229,7 +239,7 @@ def main():
             print(f"synchronous_commit={sync:3} {key:10} simulated {sim:8.1f} measured {ref:8.1f} "
                   f"({100 * (sim / ref - 1):+.1f}%)")
     if args.write:
-        write(fitted, base)
+        write(fitted, base, args.keep_costs)
 
 
 if __name__ == "__main__":
