@@ -143,7 +143,9 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"prune_skipped_no_cleanup_lock", s.prune_skipped},
                             {"versions_visited", s.versions_visited},
                             {"extensions", s.extensions}};
-  j["cpu"] = {{"busy_cores_avg", r.cpu_busy_cores}, {"busy_cpu_us_per_txn", r.cpu_us_per_txn}};
+  j["cpu"] = {{"busy_cores_avg", r.cpu_busy_cores},
+              {"busy_cpu_us_per_txn", r.cpu_us_per_txn},
+              {"context_switches_per_txn", r.cpu_switches_per_txn}};
   if (with_host)
     j["host_measurements"] = {{"wall_seconds", r.wall_seconds},
                               {"peak_rss_kb", r.peak_rss_kb},

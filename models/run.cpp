@@ -117,6 +117,8 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   r.checkpoints      = server.checkpointer.checkpoints();
   r.cpu_busy_cores   = cpu.busy_seconds(sim::Simulation::now()) / window;
   r.cpu_us_per_txn   = r.transactions > 0 ? cpu.busy_seconds(sim::Simulation::now()) * 1e6 / r.transactions : 0;
+  r.cpu_switches_per_txn =
+      r.transactions > 0 ? static_cast<double>(cpu.switches()) / static_cast<double>(r.transactions) : 0;
   (void)s;
 }
 

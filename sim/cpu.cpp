@@ -53,6 +53,7 @@ bool Cpu::try_take(Proc& proc)
 {
   const int slot = pick_free_slot(proc.slot_);
   if (slot < 0) return false;
+  switches_++; // from idle
   assign(proc, slot, now());
   return true;
 }
@@ -84,6 +85,7 @@ void Cpu::release(Proc& proc)
   free_slots_++;
   proc.on_cpu_  = false;
   min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
+  switches_++; // to the next process, or to idle
   if (run_queue_.empty()) return;
   Proc* next = std::get<2>(*run_queue_.begin());
   run_queue_.erase(run_queue_.begin());
@@ -104,6 +106,7 @@ double Cpu::busy_seconds(double now) const
 void Cpu::reset_stats(double now)
 {
   busy_seconds_ = 0;
+  switches_     = 0;
   stats_since_  = now;
 }
 

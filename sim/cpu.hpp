@@ -91,6 +91,9 @@ public:
 
   /// Sum over slots of the seconds they were held since the last reset_stats().
   double busy_seconds(double now) const;
+  /// Context switches since the last reset_stats(), as Linux counts them (/proc/stat ctxt): a CPU
+  /// passing from one process to another, or from a process to idle, or from idle to a process.
+  std::uint64_t switches() const { return switches_; }
   /// Time a slot was held without being busy (a CPU leaving its idle state).
   void discount_busy(double seconds) { busy_seconds_ -= seconds; }
   void reset_stats(double now);
@@ -111,6 +114,7 @@ private:
   double min_vruntime_    = 0;
   int free_slots_         = 0;
   double busy_seconds_    = 0;
+  std::uint64_t switches_ = 0;
   double smt_slowdown_    = 1;
   double stats_since_     = 0;
 };

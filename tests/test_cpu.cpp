@@ -118,6 +118,40 @@ TEST_CASE("CPU: waking onto an idle CPU costs the idle-exit latency, onto a busy
   CHECK(woke_busy == Approx(3 * ms + 30 * us));
 }
 
+TEST_CASE("CPU: context switches are counted as Linux counts them: to and from idle too", "[cpu]")
+{
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1 * ms;
+  Harness h(params);
+  // Alone, a process that works and blocks five times: in from idle and out to idle each time,
+  // and once more to run its end.
+  h.start(h.proc("alone"), [&](Proc& p) {
+    for (int i = 0; i < 5; i++) {
+      p.work(100 * us * 1e9);
+      p.flush();
+      p.block_until(Harness::now() + 100 * us, sim::kCpu);
+    }
+  });
+  h.run(1);
+  CHECK(h.cpu.switches() == 12);
+}
+
+TEST_CASE("CPU: two processes sharing one CPU by time slices switch at every slice", "[cpu]")
+{
+  auto params           = test::quiet_cpu(1);
+  params.time_slice     = 1.0 / 1024; // binary fractions: no rounding residue ends a slice early
+  params.fair_scheduler = false;      // strict turns
+  Harness h(params);
+  for (int i = 0; i < 2; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&](Proc& p) {
+      p.work(5.0 / 1024 * 1e9);
+      p.flush();
+    });
+  h.run(1);
+  // Ten slices of work: in from idle, 9 hand-overs, out to idle at the end.
+  CHECK(h.cpu.switches() == 11);
+}
+
 namespace {
 // Mean time per atomic (hold included) when `cores` processes hammer one line.
 double mean_atomic_cost(int cores)

@@ -83,6 +83,7 @@ std::vector<MetricSpec> make_specs()
       specs.push_back({std::string(lock) + "_" + field, lock_field(lock, field)});
   specs.push_back({"cpu_busy_cores", at("/cpu/busy_cores_avg")});
   specs.push_back({"cpu_us_per_xact", at("/cpu/busy_cpu_us_per_txn")});
+  specs.push_back({"cpu_switches_per_xact", at("/cpu/context_switches_per_txn")});
   specs.push_back({"walwriter_cycles", at("/walwriter/cycles")});
   specs.push_back({"hint_bits_set", at("/hint_bits/set")});
   return specs;
