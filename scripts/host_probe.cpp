@@ -9,9 +9,10 @@
  *   idle_wakeup(_cpu)         the same ping-pong across two CPUs, each waking the other from
  *                             idle: the half trip's latency and CPU time beyond send and receive;
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
- *                             time per call (getrusage; the pwrite's microsecond included), besides the system-wide CPU
- * (/proc/stat), which adds the kernel threads and interrupts that serve it. Linux only (sched_setaffinity, /proc/stat).
- * The machine should be otherwise idle.
+ *                             time per call (getrusage; the pwrite's microsecond included).
+ * Printed beside them: fdatasync's system-wide CPU (/proc/stat, which adds the kernel threads and
+ * interrupts that serve it) and context switches per call (/proc/stat ctxt, theirs included).
+ * Linux only (sched_setaffinity, /proc/stat). The machine should be otherwise idle.
  */
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -54,11 +55,13 @@ double cpu_seconds(int who)
 }
 
 struct SystemTicks {
-  long long busy  = 0;
-  long long total = 0;
+  long long busy     = 0;
+  long long total    = 0;
+  long long switches = 0; // ctxt
 };
 
-// The aggregate "cpu" line of /proc/stat: everything but idle and iowait is busy.
+// /proc/stat: the aggregate "cpu" line (busy is all but idle, iowait and steal, the time the
+// hypervisor gave to others) and the "ctxt" count of context switches.
 SystemTicks system_ticks()
 {
   std::ifstream in("/proc/stat");
@@ -69,7 +72,10 @@ SystemTicks system_ticks()
   if (!in || label != "cpu") throw std::runtime_error("cannot read /proc/stat");
   SystemTicks t;
   for (auto x : v) t.total += x;
-  t.busy = t.total - v[3] - v[4];
+  t.busy = t.total - v[3] - v[4] - v[7];
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("ctxt ", 0) == 0) t.switches = std::stoll(line.substr(5));
   return t;
 }
 
@@ -164,6 +170,7 @@ struct SyncCosts {
   double latency    = 0;
   double own_cpu    = 0;
   double system_cpu = 0;
+  double switches   = 0; // context switches system-wide, per call
 };
 
 // One process overwriting a preallocated 8 kB block and syncing it, as a WAL flush of one page.
@@ -189,7 +196,7 @@ SyncCosts fdatasync_costs(const std::string& dir, int n)
   unlink(path.c_str());
   const double cpus      = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
   const double busy_frac = static_cast<double>(s1.busy - s0.busy) / static_cast<double>(s1.total - s0.total);
-  return {elapsed / n, own / n, busy_frac * cpus * elapsed / n};
+  return {elapsed / n, own / n, busy_frac * cpus * elapsed / n, static_cast<double>(s1.switches - s0.switches) / n};
 }
 
 std::string us(double seconds)
@@ -248,7 +255,8 @@ int main(int argc, char** argv)
                                   {"cross_cpu_half_trip", us(across.half_trip)},
                                   {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
                                   {"fdatasync_latency", us(sync.latency)},
-                                  {"fdatasync_system_cpu", us(sync.system_cpu)}}}};
+                                  {"fdatasync_system_cpu", us(sync.system_cpu)},
+                                  {"fdatasync_context_switches", sync.switches}}}};
     if (vm.count("json")) {
       std::cout << out.dump(2) << "\n";
       return 0;
@@ -261,7 +269,8 @@ int main(int argc, char** argv)
                 << " -> idle_wakeup " << os["idle_wakeup"].get<std::string>() << ", idle_wakeup_cpu "
                 << os["idle_wakeup_cpu"].get<std::string>() << "\n";
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
-              << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << "\n\n"
+              << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << sync.switches
+              << " context switches system-wide\n\n"
               << out.dump(2) << "\n";
   } catch (const std::exception& e) {
     std::cerr << "walsim-probe: " << e.what() << "\n";

@@ -530,6 +530,7 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   }
   CHECK(std::stod(figures.at("measured").at("fdatasync_latency").get<std::string>()) > 0);
   CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
+  CHECK(figures.at("measured").at("fdatasync_context_switches").get<double>() >= 0);
   CHECK(dir.entries().empty()); // its test file is removed
 
   // The direct measurements go into a scenario as they are.
