@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -134,10 +135,13 @@ SocketCosts socket_costs(int n)
 
 struct PingPong {
   double half_trip = 0; // seconds
-  double half_cpu  = 0; // CPU seconds of both processes per half trip
+  double half_cpu  = 0; // CPU seconds of both processes per half trip (without an idle gap)
+  double child_cpu = 0; // CPU seconds of the answering process per round trip
 };
 
-PingPong ping_pong(int parent_cpu, int child_cpu, int n)
+// With an idle gap, the asking process spins that long before each question, so the answering
+// one's CPU has been idle about that long when the question wakes it.
+PingPong ping_pong(int parent_cpu, int child_cpu, int n, double idle_gap = 0)
 {
   std::array<int, 2> sv{};
   must(socketpair(AF_UNIX, SOCK_STREAM, 0, sv.data()) == 0, "socketpair");
@@ -153,17 +157,22 @@ PingPong ping_pong(int parent_cpu, int child_cpu, int n)
   }
   pin_to(parent_cpu);
   const double cpu0 = cpu_seconds(RUSAGE_SELF);
-  const double t0   = wall_now();
-  for (int i = 0; i < n; i++) must(write(sv[0], &byte, 1) == 1 && read(sv[0], &byte, 1) == 1, "ping-pong");
-  const double elapsed = wall_now() - t0;
-  const double mine    = cpu_seconds(RUSAGE_SELF) - cpu0;
-  int status           = 0;
+  double elapsed    = 0;
+  for (int i = 0; i < n; i++) {
+    for (const double until = wall_now() + idle_gap; wall_now() < until;) {
+    }
+    const double t0 = wall_now();
+    must(write(sv[0], &byte, 1) == 1 && read(sv[0], &byte, 1) == 1, "ping-pong");
+    elapsed += wall_now() - t0;
+  }
+  const double mine = cpu_seconds(RUSAGE_SELF) - cpu0;
+  int status        = 0;
   waitpid(child, &status, 0);
   must(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ping-pong child");
   const double theirs = cpu_seconds(RUSAGE_CHILDREN) - reaped;
   close(sv[0]);
   close(sv[1]);
-  return {elapsed / (2.0 * n), (mine + theirs) / (2.0 * n)};
+  return {elapsed / (2.0 * n), (mine + theirs) / (2.0 * n), theirs / n};
 }
 
 struct SyncCosts {
@@ -206,6 +215,20 @@ std::string us(double seconds)
   return buf;
 }
 
+// Round trips across two CPUs after the answering CPU has idled for longer and longer: a CPU
+// that idles past its shallow idle state (a deeper C-state; in a virtual machine, the end of the
+// hypervisor's halt polling) wakes much more slowly, and the profile's one idle_wakeup can only
+// stand for the gaps a workload mostly sees.
+nlohmann::json idle_gap_scan(int asking_cpu, int answering_cpu, int n)
+{
+  nlohmann::json rows = nlohmann::json::array();
+  for (const double gap : {0.0, 25e-6, 50e-6, 100e-6, 150e-6, 200e-6, 400e-6, 1000e-6}) {
+    const PingPong p = ping_pong(asking_cpu, answering_cpu, n, gap);
+    rows.push_back({{"idle_gap", us(gap)}, {"round_trip", us(2 * p.half_trip)}, {"answer_cpu", us(p.child_cpu)}});
+  }
+  return rows;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -240,6 +263,7 @@ int main(int argc, char** argv)
     const bool two_cpus         = cpus.size() >= 2;
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
+    const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double io             = sock.send + sock.recv;
     nlohmann::json os           = {{"socket_send", us(sock.send)},
                                    {"socket_recv", us(sock.recv)},
@@ -256,7 +280,8 @@ int main(int argc, char** argv)
                                   {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
                                   {"fdatasync_latency", us(sync.latency)},
                                   {"fdatasync_system_cpu", us(sync.system_cpu)},
-                                  {"fdatasync_context_switches", sync.switches}}}};
+                                  {"fdatasync_context_switches", sync.switches},
+                                  {"idle_gap_scan", gaps}}}};
     if (vm.count("json")) {
       std::cout << out.dump(2) << "\n";
       return 0;
@@ -269,9 +294,16 @@ int main(int argc, char** argv)
                 << " -> idle_wakeup " << os["idle_wakeup"].get<std::string>() << ", idle_wakeup_cpu "
                 << os["idle_wakeup_cpu"].get<std::string>() << "\n";
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
-              << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << sync.switches
-              << " context switches system-wide\n\n"
-              << out.dump(2) << "\n";
+              << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
+              << std::setprecision(1) << sync.switches << " context switches system-wide\n";
+    if (two_cpus) {
+      std::cout << "CPU-to-CPU round trip after the answering CPU idled (a jump: it left its shallow idle state):\n";
+      for (const auto& row : gaps)
+        std::cout << "  idle " << row["idle_gap"].get<std::string>() << ": round trip "
+                  << row["round_trip"].get<std::string>() << ", answering CPU " << row["answer_cpu"].get<std::string>()
+                  << "\n";
+    }
+    std::cout << "\n" << out.dump(2) << "\n";
   } catch (const std::exception& e) {
     std::cerr << "walsim-probe: " << e.what() << "\n";
     return 1;

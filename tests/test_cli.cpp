@@ -531,6 +531,12 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   CHECK(std::stod(figures.at("measured").at("fdatasync_latency").get<std::string>()) > 0);
   CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
   CHECK(figures.at("measured").at("fdatasync_context_switches").get<double>() >= 0);
+  if (CPU_COUNT(&allowed) >= 2) {
+    const auto& scan = figures.at("measured").at("idle_gap_scan");
+    REQUIRE(scan.size() == 8);
+    CHECK(scan.front().at("idle_gap") == "0.0us");
+    CHECK(scan.back().at("idle_gap") == "1000.0us");
+  }
   CHECK(dir.entries().empty()); // its test file is removed
 
   // The direct measurements go into a scenario as they are.
