@@ -24,8 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -208,6 +210,31 @@ SyncCosts fdatasync_costs(const std::string& dir, int n)
   return {elapsed / n, own / n, busy_frac * cpus * elapsed / n, static_cast<double>(s1.switches - s0.switches) / n};
 }
 
+// Other processes' CPU use while the probe ran, in CPUs: every figure here assumes an otherwise
+// idle machine (a busy one turns idle wake-ups into run-queue waits and slows the rest), so the
+// probe says when that did not hold rather than print figures that look fine.
+class OtherLoad {
+public:
+  OtherLoad() : ticks_(system_ticks()), own_(own_cpu()), start_(wall_now()) {}
+  double cpus() const
+  {
+    const double elapsed   = wall_now() - start_;
+    const SystemTicks now  = system_ticks();
+    const double total     = static_cast<double>(now.total - ticks_.total);
+    const double busy_frac = total > 0 ? static_cast<double>(now.busy - ticks_.busy) / total : 0;
+    const double busy      = busy_frac * static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN)) * elapsed;
+    return elapsed > 0 ? std::max(0.0, busy - (own_cpu() - own_)) / elapsed : 0;
+  }
+
+private:
+  static double own_cpu() { return cpu_seconds(RUSAGE_SELF) + cpu_seconds(RUSAGE_CHILDREN); }
+  SystemTicks ticks_;
+  double own_;
+  double start_;
+};
+
+constexpr double kBusyMachine = 0.25; // CPUs of other load above which the figures are suspect
+
 std::string us(double seconds)
 {
   char buf[32];
@@ -257,6 +284,7 @@ int main(int argc, char** argv)
     return 0;
   }
   try {
+    const OtherLoad load;
     const SocketCosts sock      = socket_costs(iterations);
     const std::vector<int> cpus = allowed_cpus();
     const PingPong same         = ping_pong(cpus.at(0), cpus.at(0), iterations);
@@ -264,6 +292,7 @@ int main(int argc, char** argv)
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
     const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
+    const double other          = load.cpus();
     const double io             = sock.send + sock.recv;
     nlohmann::json os           = {{"socket_send", us(sock.send)},
                                    {"socket_recv", us(sock.recv)},
@@ -281,7 +310,12 @@ int main(int argc, char** argv)
                                   {"fdatasync_latency", us(sync.latency)},
                                   {"fdatasync_system_cpu", us(sync.system_cpu)},
                                   {"fdatasync_context_switches", sync.switches},
-                                  {"idle_gap_scan", gaps}}}};
+                                  {"idle_gap_scan", gaps},
+                                  {"other_load_cpus", std::round(other * 100) / 100}}}};
+    if (other > kBusyMachine)
+      std::cerr << "walsim-probe: warning: other processes kept " << std::fixed << std::setprecision(2) << other
+                << " CPUs busy while the probe ran; the figures assume an otherwise idle machine and are not "
+                   "reliable\n";
     if (vm.count("json")) {
       std::cout << out.dump(2) << "\n";
       return 0;

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -531,6 +532,7 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   CHECK(std::stod(figures.at("measured").at("fdatasync_latency").get<std::string>()) > 0);
   CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
   CHECK(figures.at("measured").at("fdatasync_context_switches").get<double>() >= 0);
+  CHECK(figures.at("measured").at("other_load_cpus").get<double>() >= 0);
   if (CPU_COUNT(&allowed) >= 2) {
     const auto& scan = figures.at("measured").at("idle_gap_scan");
     REQUIRE(scan.size() == 8);
@@ -547,6 +549,40 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
                            dir);
   INFO(v.err);
   CHECK(v.status == 0);
+}
+
+// A child process that keeps one CPU busy until the test ends, however it ends.
+struct Spinner {
+  pid_t pid = fork();
+  Spinner()
+  {
+    if (pid == 0)
+      for (volatile unsigned long i = 0;; i = i + 1) {
+      }
+  }
+  ~Spinner()
+  {
+    if (pid <= 0) return;
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  Spinner(const Spinner&)            = delete;
+  Spinner& operator=(const Spinner&) = delete;
+};
+
+TEST_CASE("walsim-probe: warns when other processes kept the machine busy", "[cli][probe]")
+{
+  TempDir dir;
+  Outcome o;
+  {
+    const Spinner spinner;
+    REQUIRE(spinner.pid > 0);
+    o = run_binary(kProbe, {"--iterations", "2000", "--dir", dir.path().string(), "--json"}, dir);
+  }
+  INFO(o.err);
+  REQUIRE(o.status == 0); // a warning, not a failure: the figures are still printed
+  CHECK(nlohmann::json::parse(o.out).at("measured").at("other_load_cpus").get<double>() > 0.25);
+  CHECK(contains(o.err, "warning: other processes kept"));
 }
 
 TEST_CASE("walsim-probe: bad usage exits 2, a failed measurement 1, with the reason", "[cli][probe]")
