@@ -9,6 +9,21 @@
 
 namespace pg {
 
+namespace {
+// The first version of row from seq on that lies on block and was not pruned, or one past the
+// newest. A tight walk of the version array: a hot row's chain spans many pages, and most of its
+// versions are elsewhere. Nothing here waits, so the array cannot change during the walk.
+std::uint32_t next_on_page(HeapRow& row, std::uint32_t seq, std::uint32_t block)
+{
+  const std::uint32_t end = newest_seq(row) + 1;
+  if (seq >= end) return seq;
+  const TupleVersion* v = &version_at(row, seq);
+  for (; seq < end; ++seq, ++v)
+    if (v->block == block && !v->pruned) break;
+  return seq;
+}
+} // namespace
+
 void Heapam::heap_page_prune_opt(Backend& me, Relation& rel, std::uint32_t block)
 {
   HeapPage& page = rel.page(block);
@@ -47,8 +62,8 @@ bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::ui
   for (std::uint32_t rowid : rows) {
     HeapRow& row  = rel.row(rowid);
     bool removing = true; // still in the chain's dead prefix
-    for (std::uint32_t seq = row.first_seq; seq <= newest_seq(row); seq++) {
-      if (version_at(row, seq).block != block || version_at(row, seq).pruned) continue;
+    for (std::uint32_t seq = next_on_page(row, row.first_seq, block); seq <= newest_seq(row);
+         seq               = next_on_page(row, seq + 1, block)) {
       me.proc.work(costs_.prune_per_tuple);
       const bool removable = HeapTupleIsRemovable(me, rel, page, row, seq) && seq < newest_seq(row);
       if (removing && removable) {
@@ -66,10 +81,11 @@ bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::ui
       }
       removing = false;
     }
-    while (row.versions.size() > 1 && row.versions.front().pruned) {
-      row.versions.erase(row.versions.begin());
-      row.first_seq++;
-    }
+    // The pruned front goes in one erase, keeping the newest version.
+    std::size_t gone = 0;
+    while (gone + 1 < row.versions.size() && row.versions[gone].pruned) gone++;
+    row.versions.erase(row.versions.begin(), row.versions.begin() + static_cast<std::ptrdiff_t>(gone));
+    row.first_seq += static_cast<std::uint32_t>(gone);
     const bool on_page = std::any_of(row.versions.begin(), row.versions.end(),
                                      [block](const TupleVersion& v) { return v.block == block && !v.pruned; });
     if (on_page) keep.push_back(rowid);

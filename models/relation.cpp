@@ -89,9 +89,8 @@ HeapRow& Relation::row(std::uint32_t id)
     slot = std::make_unique<HeapRow>();
     r    = slot.get();
   } else {
-    auto it = sparse_rows_.find(id);
-    if (it != sparse_rows_.end()) return it->second;
-    r = &sparse_rows_[id];
+    if (HeapRow* known = sparse_rows_.find(id)) return *known;
+    r = &sparse_rows_.add(id);
   }
   // First use: the row as pgbench -i left it, one frozen version on its home page.
   TupleVersion v;

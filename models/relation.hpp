@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/lmgr.hpp"
+#include "models/sparse_rows.hpp"
 #include "models/types.hpp"
 #include "sim/cacheline.hpp"
 #include "sim/lwlock.hpp"
@@ -13,7 +14,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace pg {
@@ -127,7 +127,7 @@ private:
   // Rows of small tables are found by index; a large table's rows, few of them ever touched in a
   // run, by hash.
   std::vector<std::unique_ptr<HeapRow>> dense_rows_;
-  std::unordered_map<std::uint32_t, HeapRow> sparse_rows_;
+  SparseRows<HeapRow> sparse_rows_;
   std::vector<std::unique_ptr<HeapPage>> pages_;
   std::vector<XLogRecPtr> index_leaf_lsn_;
   sim::LWLock extension_lock_;

@@ -15,6 +15,9 @@ Cpu::Cpu(const CpuParams& params) : params_(params)
     throw std::invalid_argument("Cpu: invalid parameters");
   const int cores = params.sockets * params.cores_per_socket;
   slots_.resize(static_cast<std::size_t>(cores * params.threads_per_core));
+  for (int slot = 0; slot < slots(); slot++)
+    places_.push_back(
+        Place{slot / params.threads_per_core, slot / (params.cores_per_socket * params.threads_per_core)});
   busy_per_core_.assign(static_cast<std::size_t>(cores), 0);
   free_slots_ = slots();
   // Busy SMT siblings share one core's throughput: each runs at smt_throughput / threads.

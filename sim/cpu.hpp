@@ -59,8 +59,10 @@ public:
 
   const CpuParams& params() const { return params_; }
   int slots() const { return static_cast<int>(slots_.size()); }
-  int socket_of(int slot) const { return slot / (params_.cores_per_socket * params_.threads_per_core); }
-  int core_of(int slot) const { return slot / params_.threads_per_core; }
+  /// Where a slot (0 to slots() - 1) is. Looked up, not divided out: every flush and every atomic
+  /// asks, and an integer division was a visible part of their cost.
+  int socket_of(int slot) const { return places_[static_cast<std::size_t>(slot)].socket; }
+  int core_of(int slot) const { return places_[static_cast<std::size_t>(slot)].core; }
 
   /// Gives proc a free slot, preferring the one it last ran on, then an idle core. False if none.
   bool try_take(Proc& proc);
@@ -106,8 +108,13 @@ private:
     Proc* holder      = nullptr;
     double held_since = 0;
   };
+  struct Place {
+    int core   = 0;
+    int socket = 0;
+  };
   CpuParams params_;
   std::vector<Slot> slots_;
+  std::vector<Place> places_; // by slot
   std::vector<int> busy_per_core_;
   std::set<std::tuple<double, std::uint64_t, Proc*>> run_queue_; // (order key, arrival, process)
   std::uint64_t arrivals_ = 0;
