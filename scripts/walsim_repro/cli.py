@@ -115,6 +115,8 @@ def main(argv=None):
                 verdict = "PASS" if c.passed else "FAIL"
                 if not c.passed:
                     failed.append(f"{exp_id}: {c.name}")
+            if c.settled is False:
+                verdict += " (not settled by these runs)"
             print(f"reproduce: {exp_id}: {verdict}: {c.name}", file=sys.stderr)
         for name in expected:
             if name not in {c.name for c in result.checks} and not result.error:
@@ -151,7 +153,8 @@ def load_known_gaps(path, mode):
         gaps[exp_id] = {}
         for name, reason in checks.items():
             if isinstance(reason, dict):
-                if not reason or set(reason) - {"quick", "full"} or not all(isinstance(r, str) for r in reason.values()):
+                modes_ok = reason and not set(reason) - {"quick", "full"}
+                if not modes_ok or not all(isinstance(r, str) for r in reason.values()):
                     raise ValueError(f"{exp_id}: {name}: {shape}")
                 if mode in reason:
                     gaps[exp_id][name] = reason[mode]

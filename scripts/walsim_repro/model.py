@@ -33,6 +33,9 @@ class Check:
     name: str
     passed: bool
     detail: str
+    # Whether the replications settle the verdict: False when the 95% interval of the effect spans
+    # a threshold of the check (effects.py), None when the check has no interval.
+    settled: Optional[bool] = None
 
 
 @dataclass

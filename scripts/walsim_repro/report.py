@@ -88,14 +88,23 @@ def _section(result, mode):
         ci = f"[{figure(c.ci_low)}, {figure(c.ci_high)}]" if c.ci_low is not None else "–"
         lines.append(f"| {c.figure} | {figure(c.published)} | {figure(c.simulated)} | {ci} | {c.n} | "
                      f"{percent(c.relative_error)} |")
-    passed = sum(c.passed for c in result.checks)
-    lines += ["", f"Checks: {passed} of {len(result.checks)} pass.", ""]
+    lines += ["", f"Checks: {_check_count(result.checks)}.", ""]
     for c in result.checks:
-        lines.append(f"- {'PASS' if c.passed else '**FAIL**'}: {c.name}. {c.detail}")
+        unsettled = " (not settled by these runs)" if c.settled is False else ""
+        lines.append(f"- {'PASS' if c.passed else '**FAIL**'}{unsettled}: {c.name}. {c.detail}")
     lines.append("")
     for p in result.plots:
         lines += [f"![{result.id}: {os.path.basename(p)}]({p})", ""]
     return lines
+
+
+def _check_count(checks):
+    """'2 of 4 pass', and how many verdicts the replications leave open."""
+    text = f"{sum(c.passed for c in checks)} of {len(checks)} pass"
+    unsettled = sum(c.settled is False for c in checks)
+    if unsettled:
+        text += f" ({unsettled} not settled by the replications: the 95% interval of the effect spans the threshold)"
+    return text
 
 
 def write_report(results_dir, order):
@@ -107,7 +116,8 @@ def write_report(results_dir, order):
             continue
         result, mode = load_experiment(path)
         status = "could not run" if result.error else (
-            f"{sum(c.passed for c in result.checks)} of {len(result.checks)} checks pass")
+            f"{sum(c.passed for c in result.checks)} of {len(result.checks)} checks pass"
+            + (f", {n} not settled" if (n := sum(c.settled is False for c in result.checks)) else ""))
         table.append(f"| [{result.id}](#{result.id}) | {result.title} | {status} | {mode} |")
         sections += _section(result, mode)
     text = ["# walsim reproduction report", "",
@@ -115,6 +125,9 @@ def write_report(results_dir, order):
             "\"Sweeps and comparisons\"). A simulated figure is the median over the replications of its sweep "
             "point, shown with the 95% confidence interval of the mean when there are two or more replications; "
             "the relative error is (simulated - published) / published. Quick mode runs fewer replications "
-            "than the full run this folder is meant to hold.", "",
+            "than the full run this folder is meant to hold. A check that compares two simulated variants "
+            "gives the 95% interval of the effect (the ratio of the variants' means, Welch's t on the log "
+            "scale); when that interval spans the check's threshold the check is marked \"not settled\": its "
+            "verdict could go the other way with other seeds.", "",
             "| experiment | what | checks | mode |", "|---|---|---|---|"] + table + [""] + sections
     write_text_atomically(os.path.join(results_dir, "REPORT.md"), "\n".join(text))

@@ -11,7 +11,7 @@ windows (the published runs were tens of minutes) with 5 replications, because a
 without group update the model's TPS varies several-fold from seed to seed.
 """
 
-from .. import reference
+from .. import effects, reference
 from ..model import Check, Comparison, SweepSpec
 
 ID = "clog-group-update-2016"
@@ -75,43 +75,65 @@ def _pct(v):
     return "n/a" if v is None else f"{v * 100:+.1f}%"
 
 
-def _same_check(comparisons):
-    gains = {c: _gain(comparisons, c, "sim") for c in SAME_AT}
+def _gain_interval(sim, clients, thresholds):
+    """(detail text, settled) of the 95% interval of group update's gain at one client count."""
+    head = sim.values({POLICY: "false", CLIENTS: clients}, "tps")
+    group = sim.values({POLICY: "true", CLIENTS: clients}, "tps")
+    interval = effects.ratio_interval(group, head)
+    return effects.qualify(interval, [1 + t for t in thresholds], lambda r: _pct(r - 1),
+                           f"{len(group)} and {len(head)} runs")
+
+
+def _gains(sim, comparisons, at, thresholds):
+    """(all gains, detail, settled) of group update against HEAD at the client counts `at`."""
+    gains, parts, verdicts = {}, [], []
+    for c in at:
+        gains[c] = _gain(comparisons, c, "sim")
+        text, settled = _gain_interval(sim, c, thresholds)
+        lo, hi = thresholds
+        verdicts.append((gains[c] is not None and lo <= gains[c] <= hi, settled))
+        parts.append(f"{c} clients: group vs HEAD {_pct(gains[c])}{text} "
+                     f"(published {_pct(_gain(comparisons, c, 'pub'))})")
+    return gains, "; ".join(parts), effects.combine(verdicts)
+
+
+def _same_check(sim, comparisons):
+    gains, detail, settled = _gains(sim, comparisons, SAME_AT, (-SAME_TOLERANCE, SAME_TOLERANCE))
     ok = all(g is not None and abs(g) <= SAME_TOLERANCE for g in gains.values())
-    detail = "; ".join(f"{c} clients: group vs HEAD {_pct(g)} (published {_pct(_gain(comparisons, c, 'pub'))})"
-                       for c, g in gains.items())
     return Check(f"TPS of the two variants within {SAME_TOLERANCE:.0%} of each other at "
-                 f"{' and '.join(map(str, SAME_AT))} clients", ok, detail)
+                 f"{' and '.join(map(str, SAME_AT))} clients", ok, detail, settled)
 
 
-def _gain_check(comparisons):
+def _gain_check(sim, comparisons):
     lo, hi = GAIN_RANGE
-    gains = {c: _gain(comparisons, c, "sim") for c in GAIN_AT}
+    gains, detail, settled = _gains(sim, comparisons, GAIN_AT, GAIN_RANGE)
     ok = all(g is not None and lo <= g <= hi for g in gains.values())
-    detail = "; ".join(f"{c} clients: group vs HEAD {_pct(g)} (published {_pct(_gain(comparisons, c, 'pub'))})"
-                       for c, g in gains.items())
     return Check(f"group update ahead by {lo:.0%} to {hi:.0%} at {' and '.join(map(str, GAIN_AT))} clients", ok,
-                 detail)
+                 detail, settled)
 
 
-def _head_falls_check(comparisons):
+def _head_falls_check(sim, comparisons):
     a, b = GAIN_AT
     ta, tb = _tps(comparisons, "false", a, "sim"), _tps(comparisons, "false", b, "sim")
     pa, pb = _tps(comparisons, "false", a, "pub"), _tps(comparisons, "false", b, "pub")
     ok = ta is not None and tb is not None and tb < ta
+    va, vb = (sim.values({POLICY: "false", CLIENTS: c}, "tps") for c in (a, b))
+    text, settled = effects.qualify(effects.ratio_interval(vb, va), [1.0], lambda r: f"{r:.3f}x",
+                                    f"{len(vb)} and {len(va)} runs")
     return Check(f"without group update, TPS at {b} clients below TPS at {a} clients", ok,
-                 f"simulated {ta or 0:.0f} -> {tb or 0:.0f}, published {pa:.0f} -> {pb:.0f}")
+                 f"simulated {ta or 0:.0f} -> {tb or 0:.0f}{text}, published {pa:.0f} -> {pb:.0f}", settled)
 
 
 def _within_check(comparisons):
     rows = [c for c in comparisons if c.metric == "tps"]
     bad = [c for c in rows if c.relative_error is None or abs(c.relative_error) > TPS_TOLERANCE]
     errors = ", ".join(f"{c.series} {int(c.x)}: {_pct(c.relative_error)}" for c in rows)
+    text, settled = effects.within_tolerance(rows, TPS_TOLERANCE)
     return Check(f"TPS within {TPS_TOLERANCE:.0%} of the published TPS at every point", not bad,
-                 f"relative errors: {errors}")
+                 f"relative errors: {errors}{text}", settled)
 
 
 def checks(sim, comparisons):
     """Issue 4's acceptance for the 2016 group-update runs."""
-    return [_same_check(comparisons), _gain_check(comparisons), _head_falls_check(comparisons),
+    return [_same_check(sim, comparisons), _gain_check(sim, comparisons), _head_falls_check(sim, comparisons),
             _within_check(comparisons)]

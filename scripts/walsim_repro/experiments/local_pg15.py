@@ -12,7 +12,7 @@ sides. The top two are those with the largest median share over the repetitions 
 over the replications), compared as a pair, in either order.
 """
 
-from .. import reference
+from .. import effects, reference
 from ..model import Check, Comparison, SweepSpec
 from ..report import figure
 
@@ -84,7 +84,8 @@ def _within(comparisons, metric, tolerance, name):
               f"{worst.figure}: simulated {figure(worst.simulated)}, published {figure(worst.published)}")
     if bad:
         detail += "; outside: " + ", ".join(_short(c) for c in bad)
-    return Check(name, not bad, detail)
+    text, settled = effects.within_tolerance(rows, tolerance)
+    return Check(name, not bad, detail + text, settled)
 
 
 def _short(comparison):
