@@ -43,6 +43,10 @@ struct CpuParams {
   double idle_wakeup_cpu = 5e-6;
   /// CPU time to switch a busy CPU from one process to another.
   double context_switch = 2e-6;
+  /// CPU time a wake-up costs beyond its context switch when no CPU is idle: the reschedule
+  /// interrupt to a busy CPU and, in a virtual machine, the exits it causes. Charged to the woken
+  /// process when it gets a CPU.
+  double busy_wakeup_cpu = 0;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
   double line_local  = 50e-9;  // from another core of the same socket

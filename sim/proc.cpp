@@ -98,7 +98,7 @@ void Proc::resume()
   } else {
     cpu_.enqueue(*this, true);
     while (!granted) park(-1);
-    stall(cpu_.params().context_switch);
+    stall(cpu_.params().context_switch + cpu_.params().busy_wakeup_cpu);
   }
   slice_left_ = cpu_.params().time_slice;
 }

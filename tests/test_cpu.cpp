@@ -118,6 +118,43 @@ TEST_CASE("CPU: waking onto an idle CPU costs the idle-exit latency, onto a busy
   CHECK(woke_busy == Approx(3 * ms + 30 * us));
 }
 
+TEST_CASE("CPU: a wake-up that finds no idle CPU costs the woken process a switch and busy_wakeup_cpu", "[cpu]")
+{
+  auto params            = test::quiet_cpu(2);
+  params.time_slice      = 1.0;
+  params.context_switch  = 2 * us;
+  params.busy_wakeup_cpu = 10 * us;
+  Harness h(params);
+  double ran_idle = -1, ran_busy = -1;
+  Proc& sleeper = h.proc("sleeper");
+  Proc& waker   = h.proc("waker");
+  h.start(h.proc("hog"), [&](Proc& p) {
+    at(p, 1.5 * ms);
+    p.work(2.5 * ms * 1e9); // holds the second CPU from 1.5 to 4 ms
+    p.flush();
+  });
+  h.start(sleeper, [&](Proc& p) {
+    p.sleep(1);
+    p.flush();
+    ran_idle = Harness::now();
+    p.sleep(1);
+    p.flush();
+    ran_busy = Harness::now();
+  });
+  h.start(waker, [&](Proc& p) {
+    at(p, 1 * ms);
+    sleeper.wake(); // the other CPU is idle: no switch, no busy wake-up
+    at(p, 2 * ms);
+    p.flush();
+    sleeper.wake();       // both CPUs are busy
+    p.work(1 * ms * 1e9); // the waker keeps its CPU until 3 ms
+    p.flush();
+  });
+  h.run(1);
+  CHECK(ran_idle == Approx(1 * ms));
+  CHECK(ran_busy == Approx(3 * ms + 12 * us));
+}
+
 TEST_CASE("CPU: context switches are counted as Linux counts them: to and from idle too", "[cpu]")
 {
   auto params       = test::quiet_cpu(1);
