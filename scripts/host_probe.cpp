@@ -8,6 +8,11 @@
  *                             trip is a send, a switch to the other process and its receive;
  *   idle_wakeup(_cpu)         the same ping-pong across two CPUs, each waking the other from
  *                             idle: the half trip's latency and CPU time beyond send and receive;
+ *   busy_wakeup_cpu           the cross-CPU ping-pong again, with both CPUs kept busy by
+ *                             lowest-priority spinners: the CPU time it takes from them per
+ *                             half trip (kernel, interrupt and hypervisor work included), beyond
+ *                             send, receive and the two context switches each wake-up brings
+ *                             there (spinner out, ping-pong process in, and back);
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
  *                             time per call (getrusage; the pwrite's microsecond included).
  * Printed beside them: fdatasync's system-wide CPU (/proc/stat, which adds the kernel threads and
@@ -19,6 +24,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -26,6 +32,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -177,6 +184,86 @@ PingPong ping_pong(int parent_cpu, int child_cpu, int n, double idle_gap = 0)
   return {elapsed / (2.0 * n), (mine + theirs) / (2.0 * n), theirs / n};
 }
 
+// Processes that keep CPUs busy at the lowest priority (SCHED_IDLE) and count their loop turns in
+// shared memory. The turns they lose while something else runs on their CPUs measure that
+// something's whole CPU cost, kernel and hypervisor work included, which no per-process clock sees.
+class Spinners {
+public:
+  explicit Spinners(const std::vector<int>& cpus) : n_(cpus.size())
+  {
+    void* mem = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    must(mem != MAP_FAILED, "mmap");
+    shared_ = new (mem) Shared{};
+    for (std::size_t i = 0; i < n_; i++) {
+      const pid_t pid = fork();
+      must(pid >= 0, "fork");
+      if (pid == 0) spin(cpus[i], shared_->turns[i]);
+      pids_.push_back(pid);
+    }
+  }
+  ~Spinners()
+  {
+    shared_->stop.store(true);
+    for (const pid_t pid : pids_) waitpid(pid, nullptr, 0);
+    munmap(shared_, sizeof(Shared));
+  }
+  Spinners(const Spinners&)            = delete;
+  Spinners& operator=(const Spinners&) = delete;
+
+  double turns() const
+  {
+    double sum = 0;
+    for (std::size_t i = 0; i < n_; i++) sum += static_cast<double>(shared_->turns[i].load());
+    return sum;
+  }
+  /// Turns per second of one busy CPU, over `seconds` with nothing else running.
+  double rate(double seconds) const
+  {
+    const double k0 = turns();
+    const double t0 = wall_now();
+    while (wall_now() - t0 < seconds) usleep(1000);
+    return (turns() - k0) / (wall_now() - t0) / static_cast<double>(n_);
+  }
+
+private:
+  static constexpr std::size_t kMax = 2;
+  struct Shared {
+    std::array<std::atomic<long long>, kMax> turns{};
+    std::atomic<bool> stop{false};
+  };
+  [[noreturn]] void spin(int cpu, std::atomic<long long>& turns) const
+  {
+    pin_to(cpu);
+    sched_param none{};
+    if (sched_setscheduler(0, SCHED_IDLE, &none) != 0) setpriority(PRIO_PROCESS, 0, 19);
+    for (long long k = 1; !shared_->stop.load(std::memory_order_relaxed); k++) {
+      for (volatile int j = 0; j < 200; j = j + 1) {
+      }
+      turns.store(k, std::memory_order_relaxed);
+    }
+    _exit(0);
+  }
+  std::size_t n_;
+  Shared* shared_ = nullptr;
+  std::vector<pid_t> pids_;
+};
+
+// The cross-CPU ping-pong with both CPUs busy: CPU seconds it costs per half trip, from the turns
+// the spinners lost, against their rate just before and after.
+double busy_half_trip_cpu(int cpu_a, int cpu_b, int n)
+{
+  const Spinners spinners({cpu_a, cpu_b});
+  const double before = spinners.rate(0.3);
+  const double k0     = spinners.turns();
+  const double t0     = wall_now();
+  ping_pong(cpu_a, cpu_b, n);
+  const double elapsed = wall_now() - t0;
+  const double done    = spinners.turns() - k0;
+  const double rate    = (before + spinners.rate(0.3)) / 2;
+  const double lost    = 2 * elapsed - done / rate; // CPU seconds of the two CPUs
+  return std::max(0.0, lost) / (2.0 * n);
+}
+
 struct SyncCosts {
   double latency    = 0;
   double own_cpu    = 0;
@@ -290,6 +377,7 @@ int main(int argc, char** argv)
     const PingPong same         = ping_pong(cpus.at(0), cpus.at(0), iterations);
     const bool two_cpus         = cpus.size() >= 2;
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
+    const double busy_half_cpu  = two_cpus ? busy_half_trip_cpu(cpus[0], cpus[1], iterations) : 0;
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
     const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double other          = load.cpus();
@@ -301,12 +389,14 @@ int main(int argc, char** argv)
     if (two_cpus) {
       os["idle_wakeup"]     = us(across.half_trip - io);
       os["idle_wakeup_cpu"] = us(across.half_cpu - io);
+      os["busy_wakeup_cpu"] = us(std::max(0.0, busy_half_cpu - io - 2 * (same.half_trip - io)));
     }
     const nlohmann::json out = {{"os", os},
                                 {"measured",
                                  {{"same_cpu_half_trip", us(same.half_trip)},
                                   {"cross_cpu_half_trip", us(across.half_trip)},
                                   {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
+                                  {"busy_cross_cpu_half_trip_cpu", us(busy_half_cpu)},
                                   {"fdatasync_latency", us(sync.latency)},
                                   {"fdatasync_system_cpu", us(sync.system_cpu)},
                                   {"fdatasync_context_switches", sync.switches},
@@ -326,7 +416,9 @@ int main(int argc, char** argv)
     if (two_cpus)
       std::cout << "CPU-to-CPU ping-pong: half trip " << us(across.half_trip) << ", CPU " << us(across.half_cpu)
                 << " -> idle_wakeup " << os["idle_wakeup"].get<std::string>() << ", idle_wakeup_cpu "
-                << os["idle_wakeup_cpu"].get<std::string>() << "\n";
+                << os["idle_wakeup_cpu"].get<std::string>() << "\n"
+                << "CPU-to-CPU ping-pong with both CPUs busy: CPU " << us(busy_half_cpu)
+                << " per half trip -> busy_wakeup_cpu " << os["busy_wakeup_cpu"].get<std::string>() << "\n";
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
               << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
               << std::setprecision(1) << sync.switches << " context switches system-wide\n";

@@ -521,7 +521,7 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
-  if (CPU_COUNT(&allowed) >= 2) keys.insert(keys.end(), {"idle_wakeup", "idle_wakeup_cpu"});
+  if (CPU_COUNT(&allowed) >= 2) keys.insert(keys.end(), {"idle_wakeup", "idle_wakeup_cpu", "busy_wakeup_cpu"});
   for (const auto& key : keys) {
     INFO(key);
     REQUIRE(figures.at("os").contains(key));
@@ -538,6 +538,7 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
     REQUIRE(scan.size() == 8);
     CHECK(scan.front().at("idle_gap") == "0.0us");
     CHECK(scan.back().at("idle_gap") == "1000.0us");
+    CHECK(std::stod(figures.at("measured").at("busy_cross_cpu_half_trip_cpu").get<std::string>()) >= 0);
   }
   CHECK(dir.entries().empty()); // its test file is removed
 
