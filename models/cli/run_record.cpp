@@ -157,7 +157,8 @@ const std::vector<std::string>& summary_metric_names()
                                                  "insert_lock_acquire_ms",
                                                  "wait_for_insertions_ms",
                                                  "WALWriteLock_blk",
-                                                 "CLogControlLock_blk"};
+                                                 "CLogControlLock_blk",
+                                                 "cpu_us_per_xact"};
   return names;
 }
 
