@@ -38,11 +38,16 @@ NOT_BACKEND = {"spinlock_section", "xlog_insert_lock_scan", "walwriter_loop", "c
                "client_transaction", "xlog_copy_per_kB"}
 
 
-def measured(sync):
-    """Medians over the E1 repetitions of the 1-client run with synchronous_commit=sync."""
-    ref = json.load(open(REFERENCE))
+def measured(sync, reference=REFERENCE, experiment="E1"):
+    """Medians over the experiment's repetitions of the 1-client tpcb-like run with
+    synchronous_commit=sync."""
+    ref = json.load(open(reference))
     runs = [r for r in ref["runs"]
-            if r["experiment"] == "E1" and r["clients"] == 1 and r["synchronous_commit"] == sync]
+            if r["experiment"] == experiment and r["clients"] == 1 and r["synchronous_commit"] == sync
+            and r.get("script", "tpcb-like") == "tpcb-like"]
+    if not runs:
+        sys.exit(f"calibrate_local: {reference} has no 1-client tpcb-like runs of {experiment} "
+                 f"with synchronous_commit={sync}")
     median = lambda f: statistics.median(f(r) for r in runs)
     return {
         "latency_us": median(lambda r: r["latency_ms_avg"] * 1000),
@@ -50,7 +55,7 @@ def measured(sync):
         # Time per transaction that a CPU sat idle with the backend blocked on I/O.
         "iowait_us": median(lambda r: r["cpu"]["iowait_frac"] * ref["hardware"]["cpus"] / r["tps"] * 1e6),
         "active_us": median(lambda r: r["wait_event_shares"]["mean_active_backends"]
-                            * r["latency_ms_avg"] * 1000),
+                            * r["latency_ms_avg"] * 1000) if "wait_event_shares" in runs[0] else None,
     }
 
 
@@ -69,14 +74,15 @@ def fmt_us(us):
 
 
 class Walsim:
-    def __init__(self, binary, seconds):
+    def __init__(self, binary, seconds, scenario=SCENARIO):
         self.binary = binary
         self.seconds = seconds
+        self.scenario = scenario
 
     def run(self, sync, sets):
         """Simulated latency, CPU and active time per transaction (microseconds)."""
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
-            cmd = [self.binary, "run", SCENARIO, "-c", "1", "-T", f"{self.seconds}s", "-q",
+            cmd = [self.binary, "run", self.scenario, "-c", "1", "-T", f"{self.seconds}s", "-q",
                    "--set", f"settings.synchronous_commit={sync}", "--json", out.name]
             for key, value in sets.items():
                 cmd += ["--set", f"{key}={value}"]
@@ -156,8 +162,8 @@ def scaled_costs(base, scale):
             for k, v in base.items() if not k.startswith("_") and k not in NOT_BACKEND}
 
 
-def fit(walsim, keep_costs):
-    off, on = measured("off"), measured("on")
+def fit(walsim, keep_costs, reference, experiment, profile_path):
+    off, on = measured("off", reference, experiment), measured("on", reference, experiment)
     base = json.load(open(COSTS))
     sets = {}
 
@@ -165,6 +171,9 @@ def fit(walsim, keep_costs):
     # The cost table is shared by every scenario: --keep-costs refits this machine's figures only.
     scale = 1.0
     if not keep_costs:
+        if off["active_us"] is None:
+            sys.exit(f"calibrate_local: {reference} has no wait-event samples to fit the cost "
+                     "scale to: use --keep-costs")
         quiet = {"hardware.os.idle_wakeup": "0", "hardware.os.idle_wakeup_cpu": "0"}
         active = lambda s: walsim.run("off", {**quiet, **scaled_costs(base, s)})["active_us"]
         scale = secant(active, 1.0, 0.8, off["active_us"])
@@ -173,7 +182,7 @@ def fit(walsim, keep_costs):
     # 2. With one client, the CPU is idle while fdatasync() waits for the device: iowait per
     # transaction is the device's share of a flush, the rest of the write's latency and transfer
     # being known from the profile.
-    profile = json.load(open(PROFILE))
+    profile = json.load(open(profile_path))
     device = profile["wal_device"]
     write_us = duration_us(device["write_latency"]) + 8192 / bandwidth_bytes_per_us(device["bandwidth"])
     flush = max(0.0, on["iowait_us"] - write_us)
@@ -200,16 +209,17 @@ def fit(walsim, keep_costs):
     return fitted, check, {"off": off, "on": on}, base
 
 
-def write(fitted, base, keep_costs):
+def write(fitted, base, keep_costs, profile_path):
     if not keep_costs:
         write_costs(fitted, base)
-    profile = json.load(open(PROFILE))
+    profile = json.load(open(profile_path))
     profile["os"]["idle_wakeup_cpu"] = fmt_us(fitted["idle_wakeup_cpu"])
     profile["os"]["idle_wakeup"] = fmt_us(fitted["idle_wakeup"])
     profile["os"]["fdatasync_cpu"] = fmt_us(fitted["fdatasync_cpu"])
     profile["wal_device"]["flush_latency"] = fmt_us(fitted["flush_latency"])
-    json.dump(profile, open(PROFILE, "w"), indent=2)
-    open(PROFILE, "a").write("\n")
+    with open(profile_path, "w") as f:
+        json.dump(profile, f, indent=2)
+        f.write("\n")
 
 
 def write_costs(fitted, base):
@@ -228,18 +238,26 @@ def main():
     ap.add_argument("--write", action="store_true", help="store the fitted values in the profile and costs")
     ap.add_argument("--keep-costs", action="store_true",
                     help="keep the shared cost table as it is: fit the machine's OS and device figures only")
+    ap.add_argument("--reference", default=REFERENCE, help="the measured runs (local-pg15.json's form)")
+    ap.add_argument("--experiment", default="E1", help="which of the reference's experiments to fit to")
+    ap.add_argument("--scenario", default=SCENARIO, help="the scenario to simulate the 1-client runs with")
+    ap.add_argument("--profile", default=PROFILE,
+                    help="the hardware profile the scenario uses, whose figures are fitted (and written)")
     args = ap.parse_args()
     if not os.access(args.walsim, os.X_OK):
         sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
-    fitted, check, target, base = fit(Walsim(args.walsim, args.seconds), args.keep_costs)
+    fitted, check, target, base = fit(Walsim(args.walsim, args.seconds, args.scenario), args.keep_costs,
+                                      args.reference, args.experiment, args.profile)
     print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
     for sync in ("off", "on"):
         for key in ("latency_us", "cpu_us", "active_us"):
             sim, ref = check[sync][key], target[sync][key]
+            if ref is None:
+                continue
             print(f"synchronous_commit={sync:3} {key:10} simulated {sim:8.1f} measured {ref:8.1f} "
                   f"({100 * (sim / ref - 1):+.1f}%)")
     if args.write:
-        write(fitted, base, args.keep_costs)
+        write(fitted, base, args.keep_costs, args.profile)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Measure a real PostgreSQL with pgbench, in the form of scenarios/reference/local-pg15.json.
+
+Runs every (script, clients, synchronous_commit) point of the cross product, repetitions
+interleaved so that a slow minute of a shared host spreads over all points, with a CHECKPOINT
+and a pg_stat_wal reset before each run, and records TPS, WAL counters, and the whole machine's
+CPU time and context switches (/proc/stat) per transaction. Run it as a role that may ALTER
+SYSTEM, against a database that `pgbench -i` initialised; never from the test suite.
+
+  scripts/measure_pgbench.py --db bench --scripts select-only,simple-update \
+      --clients 1,4,16 --sync on,off --time 20 --reps 3 --out holdout.json
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+
+def psql(db, sql):
+    out = subprocess.run(["psql", "-X", "-At", "-d", db, "-c", sql], check=True,
+                         capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def proc_stat():
+    """Busy and total CPU jiffies, steal, and context switches, machine-wide."""
+    with open("/proc/stat") as f:
+        lines = f.read().splitlines()
+    cpu = [int(x) for x in lines[0].split()[1:]]
+    user, nice, system, idle, iowait, irq, softirq, steal = cpu[:8]
+    ctxt = next(int(l.split()[1]) for l in lines if l.startswith("ctxt "))
+    busy = user + nice + system + irq + softirq
+    return {"busy": busy, "total": busy + idle + iowait + steal, "iowait": iowait, "steal": steal,
+            "ctxt": ctxt}
+
+
+def cpu_model():
+    """The first CPU's model name, family and model, from /proc/cpuinfo."""
+    info = {}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if not line.strip():
+                break
+            key, _, value = line.partition(":")
+            info[key.strip()] = value.strip()
+    return f"{info.get('model name', '?')} (family {info.get('cpu family', '?')}, model {info.get('model', '?')})"
+
+
+def set_sync(db, mode):
+    psql(db, f"ALTER SYSTEM SET synchronous_commit = '{mode}'")
+    psql(db, "SELECT pg_reload_conf()")
+    time.sleep(0.5)
+    got = psql(db, "SHOW synchronous_commit")
+    if got != mode:
+        sys.exit(f"measure_pgbench: synchronous_commit is {got}, expected {mode}")
+
+
+def pgbench(db, script, clients, seconds):
+    cmd = ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients), "-j", "1",
+           "-T", str(seconds), db]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    tps = float(re.search(r"^tps = ([0-9.]+)", out, re.M).group(1))
+    lat = float(re.search(r"^latency average = ([0-9.]+) ms", out, re.M).group(1))
+    txns = int(re.search(r"number of transactions actually processed: (\d+)", out).group(1))
+    return " ".join(cmd), tps, lat, txns
+
+
+def one_run(db, script, clients, sync, seconds, hz):
+    set_sync(db, sync)
+    psql(db, "CHECKPOINT")
+    psql(db, "SELECT pg_stat_reset_shared('wal')")
+    before = proc_stat()
+    cmd, tps, lat, txns = pgbench(db, script, clients, seconds)
+    after = proc_stat()
+    wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
+                   (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
+                                             "wal_sync FROM pg_stat_wal").split("|"))))
+    d = {k: after[k] - before[k] for k in after}
+    return {
+        "config": f"{script}_c{clients}_sync{sync}",
+        "command": cmd,
+        "script": script,
+        "clients": clients,
+        "threads": 1,
+        "duration_s": seconds,
+        "synchronous_commit": sync,
+        "tps": tps,
+        "latency_ms_avg": lat,
+        "transactions": txns,
+        "wal": wal,
+        "cpu": {
+            "busy_cores_avg": round(d["busy"] / hz / seconds, 3),
+            "busy_cpu_us_per_txn": round(d["busy"] / hz * 1e6 / txns, 2),
+            "iowait_frac": round(d["iowait"] / d["total"], 4),
+            "steal_frac": round(d["steal"] / d["total"], 4),
+            "context_switches_per_txn": round(d["ctxt"] / txns, 2),
+        },
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", default="bench")
+    ap.add_argument("--scripts", default="select-only,simple-update,tpcb-like")
+    ap.add_argument("--clients", default="1,4,16")
+    ap.add_argument("--sync", default="on,off",
+                    help="synchronous_commit values; select-only runs with the first only")
+    ap.add_argument("--time", type=int, default=20)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    hz = 100  # USER_HZ, the unit of /proc/stat on Linux
+    syncs = a.sync.split(",")
+    points = []
+    for script in a.scripts.split(","):
+        for c in (int(x) for x in a.clients.split(",")):
+            for s in (syncs[:1] if script == "select-only" else syncs):
+                points.append((script, c, s))
+    runs = []
+    for rep in range(1, a.reps + 1):
+        for script, c, s in points:
+            r = one_run(a.db, script, c, s, a.time, hz)
+            r["experiment"] = a.experiment
+            r["repetition"] = rep
+            runs.append(r)
+            print(f"{r['config']} rep {rep}: {r['tps']:.0f} tps, "
+                  f"{r['cpu']['busy_cpu_us_per_txn']} us CPU/txn", file=sys.stderr)
+    medians = {}
+    for script, c, s in points:
+        name = f"{script}_c{c}_sync{s}"
+        medians[f"{a.experiment}/{name}"] = statistics.median(r["tps"] for r in runs if r["config"] == name)
+    doc = {
+        "postgresql": psql(a.db, "SELECT version()"),
+        "host": platform.platform(),
+        "hardware": {"cpus": os.cpu_count(), "cpu": cpu_model()},
+        "method": f"pgbench -n -M prepared -j 1, -T {a.time}, {a.reps} repetitions interleaved; "
+                  "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
+                  "from /proc/stat over the pgbench run, machine-wide. Measured by "
+                  "scripts/measure_pgbench.py.",
+        "settings": dict(x.split("|") for x in psql(
+            a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
+                  "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "
+                  "'full_page_writes', 'fsync') ORDER BY name").splitlines()),
+        "medians_tps": medians,
+        "runs": runs,
+    }
+    with open(a.out + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(a.out + ".tmp", a.out)
+
+
+if __name__ == "__main__":
+    main()
