@@ -51,6 +51,10 @@ class LocalRuns:
         """Median over repetitions of pg_stat_wal's counter divided by the transactions."""
         return statistics.median(r["wal"][counter] / r["transactions"] for r in self.runs(experiment, config))
 
+    def median_of(self, experiment, config, value):
+        """Median over repetitions of value(run)."""
+        return statistics.median(value(r) for r in self.runs(experiment, config))
+
     def median_wait_shares(self, experiment, config):
         """Median over repetitions of each wait event's share of active time (0 where a run
         did not see the event)."""
