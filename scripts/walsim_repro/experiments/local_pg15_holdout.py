@@ -88,8 +88,8 @@ def compare(sim):
                 out.append(Comparison(figure=label + (" (fitted, not checked)" if fitted else ""),
                                       metric=metric + ("_fitted" if fitted else ""),
                                       published=_measured(ref, script, clients, sync, metric),
-                                      simulated=median, ci_low=lo, ci_high=hi, n=n, x=clients,
-                                      series=_case(script, sync)))
+                                      simulated=median, ci_low=lo, ci_high=hi, n=n,
+                                      x=None if fitted else clients, series=_case(script, sync)))
     return out
 
 
