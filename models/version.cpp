@@ -1,5 +1,7 @@
 #include "models/version.hpp"
 
+#include "walsim_git_describe.h"
+
 #include <simgrid/config.h>
 #include <simgrid/version.h>
 
