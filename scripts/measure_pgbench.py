@@ -9,6 +9,10 @@ SYSTEM, against a database that `pgbench -i` initialised; never from the test su
 
   scripts/measure_pgbench.py --db bench --scripts select-only,simple-update \
       --clients 1,4,16 --sync on,off --time 20 --reps 3 --out holdout.json
+
+With --cpus, the server (the postmaster, so every backend it starts, and its helpers) and pgbench
+are pinned to those CPUs for the whole measurement: on one CPU every transaction is served by
+context switches among the processes, which measures what those switches cost.
 """
 import argparse
 import json
@@ -60,8 +64,22 @@ def set_sync(db, mode):
         sys.exit(f"measure_pgbench: synchronous_commit is {got}, expected {mode}")
 
 
-def pgbench(db, script, clients, seconds):
-    cmd = ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients), "-j", "1",
+def server_pids(db):
+    """The postmaster and every process it has started (postmaster.pid names the first)."""
+    datadir = psql(db, "SHOW data_directory")
+    with open(os.path.join(datadir, "postmaster.pid")) as f:
+        postmaster = f.readline().strip()
+    children = subprocess.run(["pgrep", "-P", postmaster], capture_output=True, text=True).stdout.split()
+    return [postmaster] + children
+
+
+def pin_server(db, cpus):
+    for pid in server_pids(db):
+        subprocess.run(["taskset", "-a", "-p", "-c", cpus, pid], check=True, capture_output=True)
+
+
+def pgbench(db, script, clients, seconds, cpus=None):
+    cmd = (["taskset", "-c", cpus] if cpus else []) + ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients), "-j", "1",
            "-T", str(seconds), db]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     tps = float(re.search(r"^tps = ([0-9.]+)", out, re.M).group(1))
@@ -70,12 +88,12 @@ def pgbench(db, script, clients, seconds):
     return " ".join(cmd), tps, lat, txns
 
 
-def one_run(db, script, clients, sync, seconds, hz):
+def one_run(db, script, clients, sync, seconds, hz, cpus):
     set_sync(db, sync)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     before = proc_stat()
-    cmd, tps, lat, txns = pgbench(db, script, clients, seconds)
+    cmd, tps, lat, txns = pgbench(db, script, clients, seconds, cpus)
     after = proc_stat()
     wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
                    (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
@@ -113,8 +131,11 @@ def main():
     ap.add_argument("--time", type=int, default=20)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
+    ap.add_argument("--cpus", help="pin the server and pgbench to these CPUs (taskset list, e.g. 0)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    if a.cpus:
+        pin_server(a.db, a.cpus)
     hz = 100  # USER_HZ, the unit of /proc/stat on Linux
     syncs = a.sync.split(",")
     points = []
@@ -125,7 +146,7 @@ def main():
     runs = []
     for rep in range(1, a.reps + 1):
         for script, c, s in points:
-            r = one_run(a.db, script, c, s, a.time, hz)
+            r = one_run(a.db, script, c, s, a.time, hz, a.cpus)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
@@ -142,7 +163,8 @@ def main():
         "method": f"pgbench -n -M prepared -j 1, -T {a.time}, {a.reps} repetitions interleaved; "
                   "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
                   "from /proc/stat over the pgbench run, machine-wide. Measured by "
-                  "scripts/measure_pgbench.py.",
+                  "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: server and pgbench pinned to "
+                                                  f"CPUs {a.cpus}" if a.cpus else "") + ".",
         "settings": dict(x.split("|") for x in psql(
             a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
                   "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "
