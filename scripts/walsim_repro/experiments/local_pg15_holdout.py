@@ -11,7 +11,16 @@ WAL and runs with one setting). The measurements are scenarios/reference/local-p
 No issue states an acceptance for these points; the checks use the tolerance issue 3 sets for
 tpcb-like on the project's machine (TPS within 15% of the measured median) and the same for CPU
 per transaction (machine-wide busy CPU from /proc/stat, walsim's cpu_us_per_xact).
+
+Experiment H2 of the same file pins the server and pgbench to one of the two CPUs
+(measure_pgbench.py --cpus 0) and runs select-only and simple-update at 1 to 16 clients; the
+model runs the same profile with one core. On one CPU no wake-up crosses CPUs and, from two
+clients on, none finds an idle CPU, so these points isolate what a transaction costs as more
+processes share a CPU. A third check asks for the measured rise of CPU per transaction from 1 to
+16 clients there.
 """
+
+import statistics
 
 from .. import effects, reference
 from ..model import Check, Comparison, SweepSpec
@@ -23,12 +32,14 @@ TITLE = ("a second 2-core machine fitted on 1-client tpcb-like only, predicting 
          "select-only at 1-16 clients against real PostgreSQL 15")
 SCENARIO = "scenarios/local-pg15-zen3-tpcb.json"
 REFERENCE = repo_path("scenarios", "reference", "local-pg15-holdout.json")
-EXPERIMENT = "H1"
-CLIENTS = [1, 4, 16]
-# (script, synchronous_commit) cases; select-only writes no WAL, so it runs with one setting.
-CASES = [("tpcb-like", "on"), ("tpcb-like", "off"), ("select-only", "on"), ("simple-update", "on"),
-         ("simple-update", "off")]
-FITTED_SCRIPT, FITTED_CLIENTS = "tpcb-like", 1  # the points calibrate_local.py fitted the profile to
+# (experiment, CPUs the run may use, clients, [(script, synchronous_commit)]); select-only writes no
+# WAL, so it runs with one setting. H2 is the same machine pinned to one CPU.
+EXPERIMENTS = [
+    ("H1", 2, [1, 4, 16], [("tpcb-like", "on"), ("tpcb-like", "off"), ("select-only", "on"),
+                           ("simple-update", "on"), ("simple-update", "off")]),
+    ("H2", 1, [1, 2, 4, 8, 16], [("select-only", "off"), ("simple-update", "off")]),
+]
+FITTED = ("H1", "tpcb-like", 1)  # the runs calibrate_local.py fitted the profile to
 TOLERANCE = 0.15
 METRICS = {"tps": None, "cpu_us_per_xact": "busy_cpu_us_per_txn"}
 # Full mode: as many replications as the measurement had, 10 s windows (the measurement's were
@@ -39,8 +50,8 @@ QUICK = (1, "3s")
 CHART = ("pgbench clients (-c)", True)
 
 
-def _case(script, sync):
-    return f"{script}-sync-{sync}"
+def _case(experiment, script, sync):
+    return f"{script}-sync-{sync}" if experiment == "H1" else f"one-cpu-{script}-sync-{sync}"
 
 
 def _config(script, clients, sync):
@@ -48,12 +59,21 @@ def _config(script, clients, sync):
     return f"{script}_c{clients}_sync{sync}"
 
 
-def _case_keys(script, sync):
-    return [f"pgbench.builtin={script}", f"settings.synchronous_commit={sync}"]
+def _case_keys(cpus, clients, script, sync):
+    # The profile's machine has one socket: its core count is the number of CPUs.
+    return [f"hardware.cpu.cores_per_socket={cpus}", f"pgbench.builtin={script}",
+            f"settings.synchronous_commit={sync}", "pgbench.clients=" + ",".join(map(str, clients))]
 
 
-def _point(script, clients, sync):
-    return {"pgbench.builtin": script, "pgbench.clients": clients, "settings.synchronous_commit": sync}
+def _point(cpus, script, clients, sync):
+    return {"hardware.cpu.cores_per_socket": cpus, "pgbench.builtin": script, "pgbench.clients": clients,
+            "settings.synchronous_commit": sync}
+
+
+def _points():
+    """(experiment, cpus, script, sync, clients) of every measured point."""
+    return [(e, cpus, script, sync, c) for e, cpus, clients, cases in EXPERIMENTS for script, sync in cases
+            for c in clients]
 
 
 def _runs():
@@ -62,34 +82,33 @@ def _runs():
 
 def sweep(quick):
     repeat, time = QUICK if quick else FULL
-    return SweepSpec(vary=["pgbench.clients=" + ",".join(map(str, CLIENTS))], repeat=repeat,
-                     sets=[f"pgbench.time={time}"],
-                     cases={_case(s, c): _case_keys(s, c) for s, c in CASES})
+    return SweepSpec(vary=[], repeat=repeat, sets=[f"pgbench.time={time}"],
+                     cases={_case(e, s, c): _case_keys(cpus, clients, s, c)
+                            for e, cpus, clients, cases in EXPERIMENTS for s, c in cases})
 
 
-def _measured(ref, script, clients, sync, metric):
+def _measured(ref, experiment, script, clients, sync, metric):
     config = _config(script, clients, sync)
     if METRICS[metric] is None:
-        return ref.median_tps(f"{EXPERIMENT}/{config}")
-    return ref.median_of(EXPERIMENT, config, lambda r: r["cpu"][METRICS[metric]])
+        return ref.median_tps(f"{experiment}/{config}")
+    return ref.median_of(experiment, config, lambda r: r["cpu"][METRICS[metric]])
 
 
 def compare(sim):
     """TPS and CPU per transaction at every point; the fitted points are marked and not checked."""
     ref = _runs()
     out = []
-    for script, sync in CASES:
-        for clients in CLIENTS:
-            fitted = script == FITTED_SCRIPT and clients == FITTED_CLIENTS
-            point = _point(script, clients, sync)
-            for metric in METRICS:
-                median, lo, hi, n = sim.summary_figures(point, metric)
-                label = f"{EXPERIMENT}/{_config(script, clients, sync)} {metric}"
-                out.append(Comparison(figure=label + (" (fitted, not checked)" if fitted else ""),
-                                      metric=metric + ("_fitted" if fitted else ""),
-                                      published=_measured(ref, script, clients, sync, metric),
-                                      simulated=median, ci_low=lo, ci_high=hi, n=n,
-                                      x=None if fitted else clients, series=_case(script, sync)))
+    for experiment, cpus, script, sync, clients in _points():
+        fitted = (experiment, script, clients) == FITTED
+        point = _point(cpus, script, clients, sync)
+        for metric in METRICS:
+            median, lo, hi, n = sim.summary_figures(point, metric)
+            label = f"{experiment}/{_config(script, clients, sync)} {metric}"
+            out.append(Comparison(figure=label + (" (fitted, not checked)" if fitted else ""),
+                                  metric=metric + ("_fitted" if fitted else ""),
+                                  published=_measured(ref, experiment, script, clients, sync, metric),
+                                  simulated=median, ci_low=lo, ci_high=hi, n=n,
+                                  x=None if fitted else clients, series=_case(experiment, script, sync)))
     return out
 
 
@@ -106,9 +125,38 @@ def _within(comparisons, metric, name):
     return Check(name, not bad, detail + text, settled)
 
 
+def _one_cpu_rise(sim):
+    """On one CPU, CPU per transaction must rise from the fewest to the most clients by at least
+    half the measured rise, for every script."""
+    ref = _runs()
+    experiment, cpus, clients, cases = EXPERIMENTS[1]
+    lo_c, hi_c = clients[0], clients[-1]
+    parts, details = [], []
+    for script, sync in cases:
+        measured = (_measured(ref, experiment, script, hi_c, sync, "cpu_us_per_xact") /
+                    _measured(ref, experiment, script, lo_c, sync, "cpu_us_per_xact"))
+        threshold = 1 + (measured - 1) / 2
+        hi_v = sim.values(_point(cpus, script, hi_c, sync), "cpu_us_per_xact")
+        lo_v = sim.values(_point(cpus, script, lo_c, sync), "cpu_us_per_xact")
+        if not hi_v or not lo_v:
+            parts.append((False, None))
+            details.append(f"{script}: no runs")
+            continue
+        simulated = statistics.median(hi_v) / statistics.median(lo_v)
+        passed = simulated >= threshold
+        text, settled = effects.qualify(effects.ratio_interval(hi_v, lo_v), [threshold],
+                                        lambda r: f"{(r - 1) * 100:+.1f}%", f"{len(hi_v)} runs each")
+        parts.append((passed, settled))
+        details.append(f"{script}: simulated {(simulated - 1) * 100:+.1f}%, measured {(measured - 1) * 100:+.1f}% "
+                       f"(at least {(threshold - 1) * 100:+.1f}% needed){text}")
+    return Check(f"on one CPU, CPU per transaction rises from {lo_c} to {hi_c} clients by at least half the "
+                 "measured rise", all(p for p, _ in parts), "; ".join(details), effects.combine(parts))
+
+
 def checks(sim, comparisons):
     return [
         _within(comparisons, "tps", "TPS within 15% of the measured median at every predicted point"),
         _within(comparisons, "cpu_us_per_xact",
                 "CPU per transaction within 15% of the measured median at every predicted point"),
+        _one_cpu_rise(sim),
     ]
