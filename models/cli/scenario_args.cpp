@@ -2,6 +2,8 @@
 #include "models/cli/scenario_args.hpp"
 
 #include <iostream>
+#include <map>
+#include <stdexcept>
 
 namespace po = boost::program_options;
 
@@ -33,8 +35,27 @@ void ScenarioArgs::collect(const po::variables_map& vm)
   if (vm.count("seed")) sets.push_back("run.seed=" + std::to_string(vm["seed"].as<std::uint64_t>()));
 }
 
+namespace {
+
+// Two values for one key (-c 1 and --set pgbench.clients=16) would leave the user guessing
+// which one ran.
+void check_no_key_twice(const std::vector<std::string>& sets)
+{
+  std::map<std::string, std::string> given;
+  for (const auto& s : sets) {
+    const std::string key  = s.substr(0, s.find('='));
+    const auto [it, fresh] = given.emplace(key, s);
+    if (!fresh && it->second != s)
+      throw std::invalid_argument(key + " is given twice on the command line, as " + it->second + " and as " + s +
+                                  " (an option such as -c also sets it): give it once");
+  }
+}
+
+} // namespace
+
 sim::config::Document ScenarioArgs::document() const
 {
+  check_no_key_twice(sets);
   sim::config::Document doc = sim::config::Document::load(file);
   for (const auto& s : sets) doc.set(s);
   return doc;
