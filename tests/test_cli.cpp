@@ -385,6 +385,14 @@ TEST_CASE("CLI: --set values are validated as scenario values", "[cli]")
                  "--set pgbench.time=5 fortnights: /pgbench/time: expected a duration with a unit");
 }
 
+TEST_CASE("CLI: one key given two values on the command line is rejected", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "-c", "1", "--set", "pgbench.clients=16"},
+                 "pgbench.clients is given twice on the command line, as pgbench.clients=16 and as pgbench.clients=1");
+}
+
 TEST_CASE("CLI: a scenario file that cannot be read is rejected", "[cli]")
 {
   TempDir dir;
@@ -544,10 +552,21 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
 
   // The direct measurements go into a scenario as they are.
   write_file(dir / "tiny.json", tiny_scenario().dump());
-  const Outcome v = walsim({"validate", dir / "tiny.json", "--set",
-                            "hardware.os.fdatasync_cpu=" + figures["os"]["fdatasync_cpu"].get<std::string>(), "--set",
-                            "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>()},
-                           dir);
+  std::vector<std::string> args{
+      "validate", dir / "tiny.json",
+      "--set",    "hardware.os.fdatasync_cpu=" + figures["os"]["fdatasync_cpu"].get<std::string>(),
+      "--set",    "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>()};
+  // The private cache, where sysfs describes one.
+  REQUIRE(figures.contains("cpu"));
+  if (figures["cpu"].contains("cache")) {
+    const auto& cache = figures["cpu"]["cache"];
+    CHECK(std::stod(cache.at("size").get<std::string>()) > 0);
+    CHECK(std::stod(figures.at("measured").at("refill_chase_per_line").at("pushed_out").get<std::string>()) > 0);
+    for (const char* key : {"size", "refill_per_kB"})
+      args.insert(args.end(),
+                  {"--set", std::string("hardware.cpu.cache.") + key + "=" + cache[key].get<std::string>()});
+  }
+  const Outcome v = walsim(args, dir);
   INFO(v.err);
   CHECK(v.status == 0);
 }
