@@ -14,7 +14,13 @@
  *                             send, receive and the two context switches each wake-up brings
  *                             there (spinner out, ping-pong process in, and back);
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
- *                             time per call (getrusage; the pwrite's microsecond included).
+ *                             time per call (getrusage; the pwrite's microsecond included);
+ *   cpu.cache                 the core's private (level 2) cache size from sysfs, and what it
+ *                             costs to bring data back into it (refill_per_kB): a random pointer
+ *                             chase through half the cache, timed after a larger buffer pushed it
+ *                             out, less the same chase with the data in place. A chase waits for
+ *                             each miss in turn, so this is the slow end: misses a program can
+ *                             overlap cost less (the chase with independent loads is printed).
  * Printed beside them: fdatasync's system-wide CPU (/proc/stat, which adds the kernel threads and
  * interrupts that serve it) and context switches per call (/proc/stat ctxt, theirs included).
  * Linux only (sched_setaffinity, /proc/stat). The machine should be otherwise idle.
@@ -39,6 +45,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -322,10 +330,104 @@ private:
 
 constexpr double kBusyMachine = 0.25; // CPUs of other load above which the figures are suspect
 
+// The level-2 cache of the CPU this process may first run on, in bytes (0 if sysfs does not say).
+double private_cache_bytes(int cpu)
+{
+  for (int index = 0; index < 8; index++) {
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache/index" + std::to_string(index);
+    std::ifstream level(dir + "/level"), size(dir + "/size");
+    int l = 0;
+    std::string text;
+    if (!(level >> l) || !(size >> text)) continue;
+    if (l != 2 || text.empty()) continue;
+    const double unit = text.back() == 'K' ? 1024.0 : text.back() == 'M' ? 1024.0 * 1024 : 1.0;
+    return std::stod(text) * unit;
+  }
+  return 0;
+}
+
+struct RefillCosts {
+  double chase           = 0; // seconds per kB, each miss waited for in turn
+  double independent     = 0; // seconds per kB, misses free to overlap
+  double chase_warm_line = 0; // seconds per line of the chase, in place and pushed out
+  double chase_cold_line = 0;
+};
+
+// Where the refill passes leave their result, so that their loads are not optimised away.
+volatile std::size_t refill_sink = 0;
+
+// One pass over the buffer's lines in a random order, as a chain of dependent loads or as
+// independent loads; returns seconds per line.
+double pass_seconds(const std::vector<std::size_t>& next, const std::vector<std::size_t>& order, bool chase)
+{
+  const double t0 = wall_now();
+  std::size_t at  = 0;
+  if (chase) {
+    for (std::size_t i = 0; i < order.size(); i++) at = next[at * 8];
+  } else {
+    for (const std::size_t line : order) at += next[line * 8];
+  }
+  refill_sink = at;
+  return (wall_now() - t0) / static_cast<double>(order.size());
+}
+
+// Pinned to one CPU: a buffer of half its private cache, walked in a random line order, timed
+// after a buffer four times the cache was written (which pushes it out to the shared cache) and
+// with it in place; the difference per kB is the refill.
+RefillCosts refill_costs(int cpu, double cache_bytes, int passes)
+{
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  must(sched_getaffinity(0, sizeof saved, &saved) == 0, "sched_getaffinity");
+  pin_to(cpu);
+  const std::size_t lines = static_cast<std::size_t>(cache_bytes / 2 / 64);
+  std::vector<std::size_t> order(lines);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 rng(12345);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<std::size_t> next(lines * 8); // 8 words per 64-byte line; the first links the chain
+  for (std::size_t i = 0; i < lines; i++) next[order[i] * 8] = order[(i + 1) % lines];
+  std::vector<char> evict(static_cast<std::size_t>(cache_bytes * 4));
+  RefillCosts r;
+  // The data in place is timed at its 10th percentile over passes, pushed out at its median: on
+  // a virtual CPU whose core another guest shares, the warm pass too often finds its data gone,
+  // and the fastest passes are the ones that show the cache as this process has it.
+  const auto quantile = [](std::vector<double> v, double q) {
+    const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + k, v.end());
+    return v[static_cast<std::size_t>(k)];
+  };
+  for (const bool chase : {true, false}) {
+    std::vector<double> warm, cold;
+    for (int k = 0; k < passes; k++) {
+      pass_seconds(next, order, chase);
+      warm.push_back(pass_seconds(next, order, chase));
+      for (std::size_t i = 0; i < evict.size(); i += 64) evict[i] = static_cast<char>(evict[i] + 1);
+      cold.push_back(pass_seconds(next, order, chase));
+    }
+    const double in_place = quantile(warm, 0.1), pushed_out = quantile(cold, 0.5);
+    (chase ? r.chase : r.independent) = std::max(0.0, pushed_out - in_place) * 16;
+    if (chase) {
+      r.chase_warm_line = in_place;
+      r.chase_cold_line = pushed_out;
+    }
+  }
+  must(sched_setaffinity(0, sizeof saved, &saved) == 0, "sched_setaffinity");
+  return r;
+}
+
 std::string us(double seconds)
 {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1fus", seconds * 1e6);
+  return buf;
+}
+
+std::string ns(double seconds)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0fns", seconds * 1e9);
   return buf;
 }
 
@@ -380,6 +482,8 @@ int main(int argc, char** argv)
     const double busy_half_cpu  = two_cpus ? busy_half_trip_cpu(cpus[0], cpus[1], iterations) : 0;
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
     const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
+    const double cache_bytes    = private_cache_bytes(cpus.at(0));
+    const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
     const double other          = load.cpus();
     const double io             = sock.send + sock.recv;
     nlohmann::json os           = {{"socket_send", us(sock.send)},
@@ -391,17 +495,26 @@ int main(int argc, char** argv)
       os["idle_wakeup_cpu"] = us(across.half_cpu - io);
       os["busy_wakeup_cpu"] = us(std::max(0.0, busy_half_cpu - io - 2 * (same.half_trip - io)));
     }
-    const nlohmann::json out = {{"os", os},
-                                {"measured",
-                                 {{"same_cpu_half_trip", us(same.half_trip)},
-                                  {"cross_cpu_half_trip", us(across.half_trip)},
-                                  {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
-                                  {"busy_cross_cpu_half_trip_cpu", us(busy_half_cpu)},
-                                  {"fdatasync_latency", us(sync.latency)},
-                                  {"fdatasync_system_cpu", us(sync.system_cpu)},
-                                  {"fdatasync_context_switches", sync.switches},
-                                  {"idle_gap_scan", gaps},
-                                  {"other_load_cpus", std::round(other * 100) / 100}}}};
+    nlohmann::json cpu = nlohmann::json::object();
+    if (cache_bytes > 0)
+      cpu["cache"] = {{"size", std::to_string(static_cast<long long>(cache_bytes / 1024)) + "kB"},
+                      {"refill_per_kB", ns(refill.chase)}};
+    const nlohmann::json out = {
+        {"cpu", cpu},
+        {"os", os},
+        {"measured",
+         {{"same_cpu_half_trip", us(same.half_trip)},
+          {"cross_cpu_half_trip", us(across.half_trip)},
+          {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
+          {"busy_cross_cpu_half_trip_cpu", us(busy_half_cpu)},
+          {"fdatasync_latency", us(sync.latency)},
+          {"fdatasync_system_cpu", us(sync.system_cpu)},
+          {"fdatasync_context_switches", sync.switches},
+          {"idle_gap_scan", gaps},
+          {"refill_per_kB_independent_loads", ns(refill.independent)},
+          {"refill_chase_per_line",
+           {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
+          {"other_load_cpus", std::round(other * 100) / 100}}}};
     if (other > kBusyMachine)
       std::cerr << "walsim-probe: warning: other processes kept " << std::fixed << std::setprecision(2) << other
                 << " CPUs busy while the probe ran; the figures assume an otherwise idle machine and are not "
@@ -422,6 +535,10 @@ int main(int argc, char** argv)
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
               << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
               << std::setprecision(1) << sync.switches << " context switches system-wide\n";
+    if (cache_bytes > 0)
+      std::cout << "private cache " << cpu["cache"]["size"].get<std::string>() << ": refilling it costs "
+                << ns(refill.chase) << " per kB (a pointer chase: refill_per_kB), " << ns(refill.independent)
+                << " per kB with independent loads\n";
     if (two_cpus) {
       std::cout << "CPU-to-CPU round trip after the answering CPU idled (a jump: it left its shallow idle state):\n";
       for (const auto& row : gaps)
