@@ -145,7 +145,9 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"extensions", s.extensions}};
   j["cpu"] = {{"busy_cores_avg", r.cpu_busy_cores},
               {"busy_cpu_us_per_txn", r.cpu_us_per_txn},
-              {"context_switches_per_txn", r.cpu_switches_per_txn}};
+              {"context_switches_per_txn", r.cpu_switches_per_txn},
+              {"migrations_per_txn", r.cpu_migrations_per_txn},
+              {"cache_refill_us_per_txn", r.cpu_refill_us_per_txn}};
   if (with_host)
     j["host_measurements"] = {{"wall_seconds", r.wall_seconds},
                               {"peak_rss_kb", r.peak_rss_kb},

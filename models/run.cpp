@@ -119,6 +119,9 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   r.cpu_us_per_txn   = r.transactions > 0 ? cpu.busy_seconds(sim::Simulation::now()) * 1e6 / r.transactions : 0;
   r.cpu_switches_per_txn =
       r.transactions > 0 ? static_cast<double>(cpu.switches()) / static_cast<double>(r.transactions) : 0;
+  r.cpu_migrations_per_txn =
+      r.transactions > 0 ? static_cast<double>(cpu.migrations()) / static_cast<double>(r.transactions) : 0;
+  r.cpu_refill_us_per_txn = r.transactions > 0 ? cpu.refill_seconds() * 1e6 / static_cast<double>(r.transactions) : 0;
   (void)s;
 }
 

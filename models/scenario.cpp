@@ -92,6 +92,11 @@ void read_cpu(Object o, sim::CpuParams& c)
   c.line_remote      = line.duration("remote", std::nullopt, 0, 1e-5);
   c.line_contention  = line.number("contention", std::nullopt, 0, 10);
   c.line_parallelism = line.number("parallel_misses", 4, 1, 64);
+  // A core's private cache, for what processes pay to refill it after others ran (optional).
+  Object cache      = o.object("cache");
+  c.cache_size      = cache.size("size", "0B", 0, 1e9);
+  c.refill_per_byte = cache.duration("refill_per_kB", "0s", 0, 1e-3) / 1024;
+  c.migration_cost  = cache.duration("migration_cost", "500us", 0, 1);
 }
 
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
@@ -161,6 +166,7 @@ Costs read_costs(Object o)
   c.walwriter_loop        = ns("walwriter_loop");
   c.client_command        = ns("client_command");
   c.client_transaction    = ns("client_transaction");
+  c.backend_working_set   = o.size("backend_working_set", "0B", 0, 1e9);
   return c;
 }
 

@@ -77,6 +77,9 @@ struct Costs {
   // pgbench (client side), per command.
   double client_command;     // building, sending a command and reading its result
   double client_transaction; // per transaction: \set random draws, bookkeeping
+  // Bytes a client's backend touches again whenever it runs (catalog and plan caches, shared
+  // hash tables, code): what it refills after other processes pushed them out of its core's cache.
+  double backend_working_set;
 };
 
 /// The server's settings: postgresql.conf GUCs and the compile-time constants under study.

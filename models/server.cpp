@@ -29,6 +29,8 @@ Connection& Server::connect()
   const int pgprocno = static_cast<int>(backends.size());
   backends.push_back(std::make_unique<Backend>("backend " + std::to_string(pgprocno), pgprocno, cpu_,
                                                sim::Rng(scenario.run.seed, static_cast<std::uint64_t>(pgprocno))));
+  // A client's backend, as pgbench's are: the processes whose caches many clients crowd out.
+  backends.back()->proc.set_working_set(scenario.costs.backend_working_set);
   procarray.ProcArrayAdd(backends.back().get());
   connections.push_back(std::make_unique<Connection>(*backends.back(), context));
   return *connections.back();

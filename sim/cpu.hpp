@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -55,6 +56,14 @@ struct CpuParams {
   double line_contention = 0.1;
   /// Misses to consecutive lines that a core overlaps (memory-level parallelism) when copying.
   double line_parallelism = 4;
+  /// A core's private cache (bytes; 0: not modelled) and the CPU time to bring a byte of a
+  /// process's working set back into it (from the shared cache) after others evicted it.
+  double cache_size      = 0;
+  double refill_per_byte = 0;
+  /// With a cache modelled, a freed CPU takes a waiting process only if it last ran there, or
+  /// left its CPU at least this long ago (Linux's sysctl_sched_migration_cost: a task that ran
+  /// more recently is cache-hot, and the balancer leaves it where it waits).
+  double migration_cost = 0.5e-3;
 };
 
 class Cpu {
@@ -102,10 +111,18 @@ public:
   std::uint64_t switches() const { return switches_; }
   /// Time a slot was held without being busy (a CPU leaving its idle state).
   void discount_busy(double seconds) { busy_seconds_ -= seconds; }
+  /// Processes that ran on another hardware thread than the one they last ran on, since the last
+  /// reset_stats() (perf's cpu-migrations).
+  std::uint64_t migrations() const { return migrations_; }
+  /// CPU time spent refilling private caches since the last reset_stats().
+  double refill_seconds() const { return refill_seconds_; }
   void reset_stats(double now);
 
 private:
+  using RunQueue = std::set<std::tuple<double, std::uint64_t, Proc*>>; // (order key, arrival, process)
   void assign(Proc& proc, int slot, double now);
+  double refill(Proc& proc, int core);
+  RunQueue::const_iterator next_for(int slot, double now) const;
   int pick_free_slot(int preferred) const;
 
   struct Slot {
@@ -120,14 +137,18 @@ private:
   std::vector<Slot> slots_;
   std::vector<Place> places_; // by slot
   std::vector<int> busy_per_core_;
-  std::set<std::tuple<double, std::uint64_t, Proc*>> run_queue_; // (order key, arrival, process)
-  std::uint64_t arrivals_ = 0;
-  double min_vruntime_    = 0;
-  int free_slots_         = 0;
-  double busy_seconds_    = 0;
-  std::uint64_t switches_ = 0;
-  double smt_slowdown_    = 1;
-  double stats_since_     = 0;
+  RunQueue run_queue_;
+  // By core, the processes with a working set that ran there, most recent first.
+  std::vector<std::list<Proc*>> recent_;
+  double refill_seconds_    = 0;
+  std::uint64_t migrations_ = 0;
+  std::uint64_t arrivals_   = 0;
+  double min_vruntime_      = 0;
+  int free_slots_           = 0;
+  double busy_seconds_      = 0;
+  std::uint64_t switches_   = 0;
+  double smt_slowdown_      = 1;
+  double stats_since_       = 0;
 };
 
 } // namespace sim

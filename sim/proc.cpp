@@ -10,6 +10,12 @@
 
 namespace sim {
 
+namespace {
+// The process whose actor runs now: SimGrid runs one actor at a time, and every process's actor
+// blocks only inside Proc, which sets this again when it resumes.
+Proc* running = nullptr;
+} // namespace
+
 Proc::Proc(std::string name, int id, Cpu& cpu)
     : name_(std::move(name)), id_(id), cpu_(cpu), sem_(simgrid::s4u::Semaphore::create(0))
 {
@@ -37,6 +43,7 @@ void Proc::syscall(double seconds, WaitEventId event)
 
 void Proc::flush()
 {
+  running = this;
   take_cpu();
   if (pending_work_ == 0 && pending_stall_ == 0 && pending_idle_ == 0) return;
   const double ref_ns = pending_work_;
@@ -64,6 +71,7 @@ void Proc::run(double seconds)
     }
     const double chunk = std::min(seconds, slice_left_);
     simgrid::s4u::this_actor::sleep_for(chunk);
+    running = this;
     seconds -= chunk;
     slice_left_ -= chunk;
     vruntime_ += chunk;
@@ -86,20 +94,27 @@ void Proc::give_up_cpu()
 }
 
 // A process that stopped waiting needs a CPU before it can do anything: onto an idle CPU after
-// the idle-exit latency, or through the run queue and a context switch.
+// the idle-exit latency, or through the run queue and a context switch. A wake-up that finds no
+// idle CPU and is served by another CPU than the waker's costs that CPU the reschedule interrupt
+// too (busy_wakeup_cpu); one served by the waker's own CPU, or by a timer, does not.
 //
 // The wake-up's latency is accrued, not simulated at once: whatever the process does next that
 // others could observe starts with a flush().
 void Proc::resume()
 {
+  running = this;
   if (cpu_.try_take(*this)) {
     pending_idle_ += cpu_.params().idle_wakeup;
     stall(cpu_.params().idle_wakeup_cpu);
   } else {
+    const int waker = waker_slot_; // before the run queue's grant, itself a wake(), replaces it
     cpu_.enqueue(*this, true);
     while (!granted) park(-1);
-    stall(cpu_.params().context_switch + cpu_.params().busy_wakeup_cpu);
+    const bool cross_cpu   = waker >= 0 && waker != slot_;
+    const double interrupt = cross_cpu ? cpu_.params().busy_wakeup_cpu : 0.0;
+    stall(cpu_.params().context_switch + interrupt);
   }
+  waker_slot_ = -1;
   slice_left_ = cpu_.params().time_slice;
 }
 
@@ -121,6 +136,7 @@ bool Proc::park(double timeout)
     sem_->acquire();
     woken = true;
   }
+  running      = this;
   parked_      = false;
   wake_issued_ = false;
   return woken;
@@ -130,6 +146,7 @@ bool Proc::park(double timeout)
 // spares the engine a simcall.
 void Proc::wake()
 {
+  if (running != nullptr && running != this && running->on_cpu_) waker_slot_ = running->slot_;
   if (!parked_) {
     wake_pending_ = true;
     return;
@@ -173,8 +190,14 @@ void Proc::block_until(double when, WaitEventId event)
   set_event(event);
   give_up_cpu();
   simgrid::s4u::this_actor::sleep_until(when);
+  running = this;
   set_event(kCpu);
+  // A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the
+  // next sleep.
+  const int pending_waker = waker_slot_;
+  waker_slot_             = -1;
   resume();
+  waker_slot_ = pending_waker;
 }
 
 void Proc::set_event(WaitEventId event)

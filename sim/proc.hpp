@@ -13,6 +13,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include <cstdint>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -55,9 +56,14 @@ public:
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
   /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
+  /// Called by the running process (the waker), whose CPU decides what the wake-up costs.
   void wake();
   /// The process ends: its accrued work is simulated and its CPU given up.
   void exit();
+
+  /// The bytes this process touches again each time it runs (0: its cache misses after a
+  /// switch are not modelled): what it must refill when others pushed them out of the cache.
+  void set_working_set(double bytes) { working_set_ = bytes; }
 
   /// pg_stat_activity's state: whether the process counts as 'active' for wait-event shares.
   void set_active(bool active);
@@ -103,6 +109,12 @@ private:
   double syscall_seconds_ = 0;     // accrued system-call time not yet taken off the CPU time
   bool parked_            = false; // asleep on (or about to sleep on) the semaphore
   bool wake_pending_      = false; // woken while not parked
+  int waker_slot_         = -1;    // where the process that woke this one ran (-1: a timeout)
+  // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
+  double working_set_   = 0;
+  int cache_core_       = -1;
+  double off_cpu_since_ = 0; // when it last gave up a CPU
+  std::list<Proc*>::iterator cache_pos_;
   WaitTimes times_;
 };
 

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 using sim::Proc;
@@ -118,7 +120,11 @@ TEST_CASE("CPU: waking onto an idle CPU costs the idle-exit latency, onto a busy
   CHECK(woke_busy == Approx(3 * ms + 30 * us));
 }
 
-TEST_CASE("CPU: a wake-up that finds no idle CPU costs the woken process a switch and busy_wakeup_cpu", "[cpu]")
+namespace {
+// A sleeper woken twice by a waker on a 2-CPU machine: at 1 ms with the other CPU idle, at 2 ms
+// with both CPUs busy (the waker until 3 ms, a hog on the other CPU from 1.5 ms until hog_end).
+// Returns when the sleeper ran after each wake-up.
+std::pair<double, double> wake_twice(double hog_end)
 {
   auto params            = test::quiet_cpu(2);
   params.time_slice      = 1.0;
@@ -130,7 +136,7 @@ TEST_CASE("CPU: a wake-up that finds no idle CPU costs the woken process a switc
   Proc& waker   = h.proc("waker");
   h.start(h.proc("hog"), [&](Proc& p) {
     at(p, 1.5 * ms);
-    p.work(2.5 * ms * 1e9); // holds the second CPU from 1.5 to 4 ms
+    p.work((hog_end - 1.5 * ms) * 1e9);
     p.flush();
   });
   h.start(sleeper, [&](Proc& p) {
@@ -151,8 +157,22 @@ TEST_CASE("CPU: a wake-up that finds no idle CPU costs the woken process a switc
     p.flush();
   });
   h.run(1);
+  return {ran_idle, ran_busy};
+}
+} // namespace
+
+TEST_CASE("CPU: a wake-up served by another CPU than the waker's costs a switch and busy_wakeup_cpu", "[cpu]")
+{
+  const auto [ran_idle, ran_busy] = wake_twice(2.5 * ms); // the hog's CPU frees first
   CHECK(ran_idle == Approx(1 * ms));
-  CHECK(ran_busy == Approx(3 * ms + 12 * us));
+  CHECK(ran_busy == Approx(2.5 * ms + 12 * us));
+}
+
+TEST_CASE("CPU: a wake-up served by the waker's own CPU costs a switch only", "[cpu]")
+{
+  const auto [ran_idle, ran_busy] = wake_twice(4 * ms); // the waker's CPU frees first, at 3 ms
+  CHECK(ran_idle == Approx(1 * ms));
+  CHECK(ran_busy == Approx(3 * ms + 2 * us));
 }
 
 TEST_CASE("CPU: context switches are counted as Linux counts them: to and from idle too", "[cpu]")
@@ -293,4 +313,122 @@ TEST_CASE("Cache line: an operation takes the line before one booked later by a 
   CHECK(b_waited == 0);
   CHECK(b_done == Approx(0.15e-6));
   CHECK(a_done == Approx(1.05e-6));
+}
+
+namespace {
+sim::CpuParams cached_cpu(int cores)
+{
+  auto params            = test::quiet_cpu(cores);
+  params.cache_size      = 64 * 1024;
+  params.refill_per_byte = 1 * us / 1024; // 1 us per kB
+  return params;
+}
+} // namespace
+
+TEST_CASE("CPU: a process refills what others pushed out of its core's cache since it last ran there", "[cpu]")
+{
+  Harness h(cached_cpu(1));
+  Proc& a = h.proc("a");
+  Proc& b = h.proc("b");
+  a.set_working_set(32 * 1024);
+  b.set_working_set(64 * 1024);
+  // On the one core: a (cold, 32 kB), b (cold, 64 kB), then a at 1 ms after b's 64 kB, b at 2 ms
+  // after a's 32 kB, a at 3 ms after b's 64 kB.
+  h.start(a, [&](Proc& p) {
+    p.flush();
+    p.block_until(1 * ms, sim::kCpu);
+    p.flush();
+    p.block_until(3 * ms, sim::kCpu);
+    p.flush();
+  });
+  h.start(b, [&](Proc& p) {
+    p.block_until(2 * ms, sim::kCpu);
+    p.flush();
+  });
+  h.run(1);
+  const double after_b = 32 * (1 - std::exp(-64.0 / 64));
+  const double after_a = 64 * (1 - std::exp(-32.0 / 64));
+  CHECK(h.cpu.refill_seconds() == Approx((32 + 64 + after_b + after_a + after_b) * us));
+}
+
+TEST_CASE("CPU: a process that moves to another core refills its whole working set", "[cpu]")
+{
+  Harness h(cached_cpu(2));
+  Proc& a = h.proc("a");
+  a.set_working_set(32 * 1024);
+  h.start(h.proc("hog"), [&](Proc& p) { // core 0 until 1.2 ms
+    p.work(1.2 * ms * 1e9);
+    p.flush();
+  });
+  h.start(a, [&](Proc& p) {
+    p.flush();                        // core 1, cold: 32 kB
+    p.block_until(1 * ms, sim::kCpu); // meanwhile "other" takes core 1 until after 2 ms
+    p.flush();                        // core 0 at 1.2 ms: 32 kB again
+  });
+  h.start(h.proc("other"), [&](Proc& p) {
+    p.work(2 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  CHECK(h.cpu.refill_seconds() == Approx(64 * us));
+}
+
+TEST_CASE("CPU: without a cache size no process pays a refill", "[cpu]")
+{
+  Harness h(test::quiet_cpu(1));
+  Proc& a = h.proc("a");
+  a.set_working_set(32 * 1024);
+  h.start(a, [&](Proc& p) {
+    p.flush();
+    p.block_until(1 * ms, sim::kCpu);
+    p.flush();
+  });
+  h.run(1);
+  CHECK(h.cpu.refill_seconds() == 0);
+}
+
+namespace {
+// Two CPUs: a hog holds CPU 0 until 2 ms; a (32 kB) runs on CPU 1, sleeps from about 32 us to
+// 0.5 ms while b takes CPU 1 until 3 ms. Returns when a runs again and on which slot.
+std::pair<double, int> wait_for_own_cpu(double migration_cost)
+{
+  auto params           = cached_cpu(2);
+  params.migration_cost = migration_cost;
+  Harness h(params);
+  Proc& a = h.proc("a");
+  a.set_working_set(32 * 1024);
+  double ran = -1;
+  int slot   = -1;
+  h.start(h.proc("hog"), [&](Proc& p) {
+    p.work(2 * ms * 1e9);
+    p.flush();
+  });
+  h.start(a, [&](Proc& p) {
+    p.flush();
+    p.block_until(0.5 * ms, sim::kCpu);
+    p.flush();
+    ran  = Harness::now();
+    slot = p.slot();
+  });
+  h.start(h.proc("b"), [&](Proc& p) {
+    p.work(3 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  return {ran, slot};
+}
+} // namespace
+
+TEST_CASE("CPU: a freed CPU leaves a process that is cache-hot on another CPU to wait for it", "[cpu]")
+{
+  const auto [ran, slot] = wait_for_own_cpu(5 * ms); // a left CPU 1 1.97 ms before CPU 0 frees
+  CHECK(ran == Approx(3 * ms + 32 * us));            // CPU 1, when b is done (b's 3 ms began at a's 32 us)
+  CHECK(slot == 1);
+}
+
+TEST_CASE("CPU: a freed CPU takes a waiting process that has gone cache-cold elsewhere", "[cpu]")
+{
+  const auto [ran, slot] = wait_for_own_cpu(1 * ms);
+  CHECK(ran == Approx(2 * ms + 32 * us)); // CPU 0 at 2 ms, after refilling all 32 kB there
+  CHECK(slot == 0);
 }
