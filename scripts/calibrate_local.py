@@ -14,6 +14,18 @@ With one client every round trip wakes a process on an idle CPU, so these figure
 cost of such a wake-up, and the extra of a synchronous commit pins down fdatasync(). Runs with 2 to
 16 clients are not used: they are what the profile must predict.
 
+With --clock-from, the machine's CPU speed (hardware.cpu.clock) is fitted first, to the CPU per
+transaction of one run made on one CPU (measure_pgbench.py --cpus 0): there no wake-up finds an
+idle CPU, so that figure is the work of a transaction at this machine's speed plus its context
+switches (the profile's, from walsim-probe), whatever the wake-up figures fitted next. With one
+client only pgbench and one backend share the CPU, so no backend's cache is crowded out either.
+
+With --working-set-from (one-CPU runs with many clients, after --clock-from), the backend's
+working set (costs.backend_working_set, in the shared cost table) is fitted next, by least squares
+on those runs' CPU per transaction: with many backends on one CPU each of them refills its share
+of the core's cache whenever it runs (the profile's cpu.cache, from walsim-probe), and still no
+wake-up finds an idle CPU. It needs the profile's cpu.cache.
+
 Each parameter is solved in turn by the secant method on walsim itself. The script prints the
 fitted values (and, with --write, stores them in the profile and the cost table).
 """
@@ -35,7 +47,7 @@ REFERENCE = os.path.join(ROOT, "scenarios", "reference", "local-pg15.json")
 
 # Backend code-path costs scaled together; pgbench's and the WAL writer's are not backend work.
 NOT_BACKEND = {"spinlock_section", "xlog_insert_lock_scan", "walwriter_loop", "client_command",
-               "client_transaction", "xlog_copy_per_kB"}
+               "client_transaction", "xlog_copy_per_kB", "backend_working_set"}
 
 
 def measured(sync, reference=REFERENCE, experiment="E1"):
@@ -81,8 +93,10 @@ class Walsim:
 
     def run(self, sync, sets):
         """Simulated latency, CPU and active time per transaction (microseconds)."""
+        sets = dict(sets)
+        clients = sets.pop("pgbench.clients", 1)
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
-            cmd = [self.binary, "run", self.scenario, "-c", "1", "-T", f"{self.seconds}s", "-q",
+            cmd = [self.binary, "run", self.scenario, "-c", str(clients), "-T", f"{self.seconds}s", "-q",
                    "--set", f"settings.synchronous_commit={sync}", "--json", out.name]
             for key, value in sets.items():
                 cmd += ["--set", f"{key}={value}"]
@@ -162,10 +176,72 @@ def scaled_costs(base, scale):
             for k, v in base.items() if not k.startswith("_") and k not in NOT_BACKEND}
 
 
-def fit(walsim, keep_costs, reference, experiment, profile_path):
+def one_cpu_run(reference, name):
+    """(script, clients, synchronous_commit, median CPU per transaction) of the runs of a
+    configuration such as "H2/select-only_c1_syncoff"."""
+    experiment, _, config = name.partition("/")
+    runs = [r for r in json.load(open(reference))["runs"]
+            if r["experiment"] == experiment and r["config"] == config]
+    if not runs:
+        sys.exit(f"calibrate_local: {reference} has no runs of {name}")
+    r = runs[0]
+    return (r["script"], r["clients"], r["synchronous_commit"],
+            statistics.median(x["cpu"]["busy_cpu_us_per_txn"] for x in runs))
+
+
+def fit_clock(walsim, reference, name, profile_path):
+    """The clock (GHz) at which the simulated CPU per transaction of the one-CPU run matches."""
+    script, clients, sync, want = one_cpu_run(reference, name)
+    point = {"pgbench.builtin": script, "pgbench.clients": clients, "hardware.cpu.cores_per_socket": 1}
+    ghz0 = float(re.fullmatch(r"([0-9.]+)GHz", json.load(open(profile_path))["cpu"]["clock"]).group(1))
+    # CPU per transaction falls as the clock rises: solve for its reciprocal, which rises.
+    per_us = lambda ghz: 1.0 / walsim.run(sync, {**point, "hardware.cpu.clock": f"{ghz:.4f}GHz"})["cpu_us"]
+    return secant(per_us, ghz0, ghz0 * 0.8, 1.0 / want), want
+
+
+def fit_working_set(walsim, reference, names, sets):
+    """The backend working set (kB) that best matches the one-CPU runs' CPU per transaction
+    (least squares on relative errors; golden-section search, the error being unimodal in it)."""
+    runs = [one_cpu_run(reference, name) for name in names]
+
+    def error(kb):
+        total = 0.0
+        for script, clients, sync, want in runs:
+            point = {**sets, "pgbench.builtin": script, "pgbench.clients": clients,
+                     "hardware.cpu.cores_per_socket": 1, "costs.backend_working_set": f"{kb:.1f}kB"}
+            total += (walsim.run(sync, point)["cpu_us"] / want - 1) ** 2
+        return total
+
+    lo, hi = 0.0, 1024.0
+    ratio = (5 ** 0.5 - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    ea, eb = error(a), error(b)
+    while hi - lo > 4:
+        if ea < eb:
+            hi, b, eb = b, a, ea
+            a = hi - ratio * (hi - lo)
+            ea = error(a)
+        else:
+            lo, a, ea = a, b, eb
+            b = lo + ratio * (hi - lo)
+            eb = error(b)
+    return (lo + hi) / 2
+
+
+def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None, working_set_from=None):
     off, on = measured("off", reference, experiment), measured("on", reference, experiment)
     base = json.load(open(COSTS))
     sets = {}
+    clock = None
+    if clock_from:
+        clock, _ = fit_clock(walsim, reference, clock_from, profile_path)
+        sets["hardware.cpu.clock"] = f"{clock:.4f}GHz"
+    working_set = None
+    if working_set_from:
+        if "cache" not in json.load(open(profile_path))["cpu"]:
+            sys.exit(f"calibrate_local: {profile_path} has no cpu.cache: measure it with walsim-probe")
+        working_set = fit_working_set(walsim, reference, working_set_from.split(","), sets)
+        sets["costs.backend_working_set"] = f"{working_set:.1f}kB"
 
     # 1. The backend's active time does not depend on wake-up costs: fit the cost scale first.
     # The cost table is shared by every scenario: --keep-costs refits this machine's figures only.
@@ -205,6 +281,10 @@ def fit(walsim, keep_costs, reference, experiment, profile_path):
 
     fitted = {"scale": scale, "idle_wakeup_cpu": wake_cpu, "idle_wakeup": wake_delay,
               "fdatasync_cpu": sync_cpu, "flush_latency": flush}
+    if clock is not None:
+        fitted["clock_GHz"] = clock
+    if working_set is not None:
+        fitted["backend_working_set_kB"] = working_set
     check = {"off": walsim.run("off", sets), "on": walsim.run("on", sets)}
     return fitted, check, {"off": off, "on": on}, base
 
@@ -217,6 +297,14 @@ def write(fitted, base, keep_costs, profile_path):
     profile["os"]["idle_wakeup"] = fmt_us(fitted["idle_wakeup"])
     profile["os"]["fdatasync_cpu"] = fmt_us(fitted["fdatasync_cpu"])
     profile["wal_device"]["flush_latency"] = fmt_us(fitted["flush_latency"])
+    if "clock_GHz" in fitted:
+        profile["cpu"]["clock"] = f"{fitted['clock_GHz']:.3g}GHz"
+    if "backend_working_set_kB" in fitted:
+        costs = json.load(open(COSTS))
+        costs["backend_working_set"] = f"{fitted['backend_working_set_kB']:.0f}kB"
+        with open(COSTS, "w") as f:
+            json.dump(costs, f, indent=2)
+            f.write("\n")
     with open(profile_path, "w") as f:
         json.dump(profile, f, indent=2)
         f.write("\n")
@@ -243,11 +331,20 @@ def main():
     ap.add_argument("--scenario", default=SCENARIO, help="the scenario to simulate the 1-client runs with")
     ap.add_argument("--profile", default=PROFILE,
                     help="the hardware profile the scenario uses, whose figures are fitted (and written)")
+    ap.add_argument("--clock-from", metavar="EXPERIMENT/CONFIG",
+                    help="fit the CPU clock first, to the CPU per transaction of this one-CPU run "
+                         "(e.g. H2/select-only_c1_syncoff), simulated on one core")
+    ap.add_argument("--working-set-from", metavar="EXPERIMENT/CONFIG,...",
+                    help="then fit the backend working set to these one-CPU runs with many clients "
+                         "(e.g. H2/select-only_c16_syncoff,H2/simple-update_c16_syncoff)")
     args = ap.parse_args()
+    if args.working_set_from and not args.clock_from:
+        sys.exit("calibrate_local: --working-set-from needs --clock-from (the clock is fitted first)")
     if not os.access(args.walsim, os.X_OK):
         sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
     fitted, check, target, base = fit(Walsim(args.walsim, args.seconds, args.scenario), args.keep_costs,
-                                      args.reference, args.experiment, args.profile)
+                                      args.reference, args.experiment, args.profile, args.clock_from,
+                                      args.working_set_from)
     print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
     for sync in ("off", "on"):
         for key in ("latency_us", "cpu_us", "active_us"):
