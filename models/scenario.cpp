@@ -101,18 +101,22 @@ void read_cpu(Object o, sim::CpuParams& c)
 
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
-  c.time_slice      = o.duration("time_slice", std::nullopt, 1e-5, 1);
-  c.idle_wakeup     = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
-  c.idle_wakeup_cpu = o.duration("idle_wakeup_cpu", std::nullopt, 0, 0.1);
-  c.context_switch  = o.duration("context_switch", std::nullopt, 0, 0.1);
-  c.busy_wakeup_cpu = o.duration("busy_wakeup_cpu", "0s", 0, 0.1);
-  os.futex_wake     = o.duration("futex_wake", std::nullopt, 0, 0.01);
-  os.signal         = o.duration("signal", std::nullopt, 0, 0.01);
-  os.pwrite         = o.duration("pwrite", std::nullopt, 0, 0.01);
-  os.pwrite_per_kb  = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
-  os.fdatasync_cpu  = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
-  os.socket_send    = o.duration("socket_send", std::nullopt, 0, 0.01);
-  os.socket_recv    = o.duration("socket_recv", std::nullopt, 0, 0.01);
+  c.time_slice                = o.duration("time_slice", std::nullopt, 1e-5, 1);
+  const std::string scheduler = o.choice("scheduler", "cfs", {"cfs", "eevdf", "fifo"});
+  c.scheduler                 = scheduler == "eevdf"  ? sim::Scheduler::Eevdf
+                                : scheduler == "fifo" ? sim::Scheduler::Fifo
+                                                      : sim::Scheduler::Cfs;
+  c.idle_wakeup               = o.duration("idle_wakeup", std::nullopt, 0, 0.1);
+  c.idle_wakeup_cpu           = o.duration("idle_wakeup_cpu", std::nullopt, 0, 0.1);
+  c.context_switch            = o.duration("context_switch", std::nullopt, 0, 0.1);
+  c.busy_wakeup_cpu           = o.duration("busy_wakeup_cpu", "0s", 0, 0.1);
+  os.futex_wake               = o.duration("futex_wake", std::nullopt, 0, 0.01);
+  os.signal                   = o.duration("signal", std::nullopt, 0, 0.01);
+  os.pwrite                   = o.duration("pwrite", std::nullopt, 0, 0.01);
+  os.pwrite_per_kb            = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
+  os.fdatasync_cpu            = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
+  os.socket_send              = o.duration("socket_send", std::nullopt, 0, 0.01);
+  os.socket_recv              = o.duration("socket_recv", std::nullopt, 0, 0.01);
 }
 
 HardwareSpec read_hardware(Object o)

@@ -4,6 +4,7 @@
 #include "sim/clock.hpp"
 #include "sim/proc.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -84,10 +85,14 @@ void Cpu::assign(Proc& proc, int slot, double now)
   proc.stall(refill(proc, core_of(slot)));
 }
 
-bool Cpu::try_take(Proc& proc)
+bool Cpu::try_take(Proc& proc, bool woken)
 {
   const int slot = pick_free_slot(proc.slot_);
   if (slot < 0) return false;
+  if (params_.scheduler == Scheduler::Eevdf) {
+    place(proc, woken);
+    add_runnable(proc);
+  }
   switches_++; // from idle
   assign(proc, slot, now());
   return true;
@@ -96,29 +101,127 @@ bool Cpu::try_take(Proc& proc)
 void Cpu::enqueue(Proc& proc, bool woken)
 {
   proc.granted = false;
-  if (woken) proc.vruntime_ = std::max(proc.vruntime_, min_vruntime_ - params_.sleeper_credit);
-  const double key = params_.fair_scheduler ? proc.vruntime_ : 0.0;
+  double key   = 0;
+  switch (params_.scheduler) {
+  case Scheduler::Cfs:
+    if (woken) proc.vruntime_ = std::max(proc.vruntime_, min_vruntime_ - params_.sleeper_credit);
+    key = proc.vruntime_;
+    break;
+  case Scheduler::Eevdf:
+    place(proc, woken);
+    add_runnable(proc);
+    key = proc.deadline_;
+    break;
+  case Scheduler::Fifo:
+    break;
+  }
   run_queue_.emplace(key, arrivals_++, &proc);
+}
+
+void Cpu::charge(Proc& proc, double seconds)
+{
+  proc.vruntime_ += seconds;
+  if (params_.scheduler == Scheduler::Eevdf) vsum_ += seconds;
+}
+
+// EEVDF's place_entity() (Linux 6.12-6.18, kernel/sched/fair.c) with PLACE_LAG,
+// PLACE_DEADLINE_INITIAL, DELAY_DEQUEUE and DELAY_ZERO, for processes of equal weight. A process
+// that left the queue owed CPU time comes back owed as much; one that had used more than its share
+// stays behind until the queue's average catches up with it, then comes back level. Sleeping
+// earns nothing, unlike CFS's sleeper credit. Each placement opens a request of one slice.
+void Cpu::place(Proc& proc, bool woken)
+{
+  if (proc.placed_ && !woken) return; // preempted: it keeps its place and its deadline
+  const double avg = avg_vruntime();
+  double request   = params_.time_slice;
+  if (!proc.placed_) {
+    proc.placed_   = true;
+    proc.vruntime_ = avg;
+    request /= 2;
+  } else if (proc.vlag_ < 0) {
+    proc.vruntime_ = std::max(proc.vruntime_, avg);
+  } else {
+    // Joining moves the average towards the newcomer: scale the lag so that it keeps it.
+    const double lag = runnable_ > 0 ? proc.vlag_ * (runnable_ + 1) / runnable_ : proc.vlag_;
+    proc.vruntime_   = avg - lag;
+  }
+  proc.deadline_ = proc.vruntime_ + request;
+}
+
+double Cpu::avg_vruntime() const
+{
+  return runnable_ > 0 ? vsum_ / runnable_ : idle_avg_;
+}
+
+// entity_eligible(): owed CPU time, or even (lag >= 0).
+bool Cpu::eligible(const Proc& proc) const
+{
+  return proc.vruntime_ <= avg_vruntime();
+}
+
+void Cpu::add_runnable(Proc& proc)
+{
+  vsum_ += proc.vruntime_;
+  runnable_++;
+}
+
+// update_entity_lag(): the lag is kept within two requests (or a 4 ms tick, HZ=250).
+void Cpu::remove_runnable(Proc& proc)
+{
+  const double avg   = avg_vruntime();
+  const double limit = std::max(2 * params_.time_slice, 4e-3);
+  proc.vlag_         = std::clamp(avg - proc.vruntime_, -limit, limit);
+  if (--runnable_ == 0) {
+    idle_avg_ = avg;
+    vsum_     = 0; // no rounding residue carried into the next busy period
+  } else {
+    vsum_ -= proc.vruntime_;
+  }
 }
 
 // Without a cache model where a process runs costs nothing, and the run queue is one queue for
 // all CPUs. With one, a freed CPU passes over processes that are cache-hot on another CPU, as
 // Linux's per-CPU run queues and its balancer's task_hot() do: those wait for their own CPU.
+// With EEVDF the queue is in deadline order and the pick is the first process that is eligible
+// (pick_eevdf()); if none is, the earliest deadline.
 Cpu::RunQueue::const_iterator Cpu::next_for(int slot, double now) const
 {
-  if (params_.cache_size <= 0) return run_queue_.begin();
+  if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf) return run_queue_.begin();
+  auto fallback = run_queue_.end();
   for (auto it = run_queue_.begin(); it != run_queue_.end(); ++it) {
     const Proc* p = std::get<2>(*it);
-    if (p->slot_ < 0 || p->slot_ == slot || now - p->off_cpu_since_ >= params_.migration_cost) return it;
+    if (!cache_allows(*p, slot, now)) continue;
+    if (params_.scheduler != Scheduler::Eevdf || eligible(*p)) return it;
+    if (fallback == run_queue_.end()) fallback = it;
   }
-  return run_queue_.end();
+  return fallback;
 }
 
-bool Cpu::should_yield(const Proc& proc) const
+bool Cpu::cache_allows(const Proc& proc, int slot, double now) const
+{
+  return params_.cache_size <= 0 || proc.slot_ < 0 || proc.slot_ == slot ||
+         now - proc.off_cpu_since_ >= params_.migration_cost;
+}
+
+// At the end of a slice. EEVDF (update_deadline()): a process that has run its request gets the
+// next one, and gives way to an eligible process with an earlier deadline, or to any eligible
+// one once it is not eligible itself.
+bool Cpu::should_yield(Proc& proc)
 {
   const auto next = next_for(proc.slot_, sim::now());
   if (next == run_queue_.end()) return false;
-  return !params_.fair_scheduler || std::get<0>(*next) < proc.vruntime_;
+  switch (params_.scheduler) {
+  case Scheduler::Cfs:
+    return std::get<0>(*next) < proc.vruntime_;
+  case Scheduler::Eevdf: {
+    if (proc.vruntime_ >= proc.deadline_) proc.deadline_ = proc.vruntime_ + params_.time_slice;
+    const Proc& other = *std::get<2>(*next);
+    return eligible(other) && (!eligible(proc) || other.deadline_ < proc.deadline_);
+  }
+  case Scheduler::Fifo:
+    break;
+  }
+  return true;
 }
 
 void Cpu::release(Proc& proc)
@@ -134,7 +237,8 @@ void Cpu::release(Proc& proc)
   free_slots_++;
   proc.on_cpu_        = false;
   proc.off_cpu_since_ = now;
-  min_vruntime_       = std::max(min_vruntime_, proc.vruntime_);
+  if (params_.scheduler == Scheduler::Eevdf) remove_runnable(proc);
+  min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
   switches_++; // to the next process, or to idle
   const auto it = next_for(slot, now);
   if (it == run_queue_.end()) return;

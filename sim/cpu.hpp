@@ -5,9 +5,11 @@
  * hardware thread ("slot") to do CPU work; when every slot is taken it waits in the run queue; a
  * process that uses up its time slice while others wait goes back to the queue. Thus a lock
  * holder can be descheduled while others wait for it, which is what matters at 128-256 clients.
- * The queue is ordered as Linux's CFS orders it, by virtual runtime (CPU time used), with the
- * credit CFS gives a process waking from sleep; so a CPU-hungry process (a pgbench thread
- * serving many clients) waits behind processes that sleep often (backends). A FIFO queue can be
+ * The queue is ordered as Linux orders it: by CFS's virtual runtime (CPU time used), with the
+ * credit CFS gives a process waking from sleep, so that a CPU-hungry process (a pgbench thread
+ * serving many clients) waits behind processes that sleep often (backends); or, as EEVDF does
+ * (Linux 6.6 and later), by virtual deadline among the processes owed CPU time, where a waking
+ * process keeps the lag it left with and gets no credit for having slept. A FIFO queue can be
  * chosen instead. Work is measured in nanoseconds at a reference clock; a slot runs it at the machine's
  * clock, slower while its SMT sibling is busy.
  */
@@ -23,6 +25,9 @@ namespace sim {
 
 class Proc;
 
+/// How the run queue orders processes waiting for a CPU.
+enum class Scheduler { Cfs, Eevdf, Fifo };
+
 struct CpuParams {
   int sockets          = 1;
   int cores_per_socket = 2;
@@ -31,9 +36,10 @@ struct CpuParams {
   double reference_hz  = 3e9;
   /// Work two busy SMT siblings do together, relative to one thread alone (1.0 = no gain).
   double smt_throughput = 1.25;
-  double time_slice     = 3e-3;
-  /// Run queue order: CFS (virtual runtime, with sleeper credit) or FIFO.
-  bool fair_scheduler = true;
+  /// CPU time a process runs before it must let a waiting one run (with EEVDF: the base slice,
+  /// each request's size).
+  double time_slice   = 3e-3;
+  Scheduler scheduler = Scheduler::Cfs;
   /// CFS's credit to a waking process: its virtual runtime is set no lower than the queue's
   /// minimum less this (sched_latency / 2 with GENTLE_FAIR_SLEEPERS).
   double sleeper_credit = 6e-3;
@@ -78,15 +84,18 @@ public:
   int core_of(int slot) const { return places_[static_cast<std::size_t>(slot)].core; }
 
   /// Gives proc a free slot, preferring the one it last ran on, then an idle core. False if none.
-  bool try_take(Proc& proc);
-  /// Queues proc for a CPU; woken says it comes back from sleep (and gets CFS's sleeper credit).
-  /// The slot arrives with proc.granted set and a wake().
+  /// woken says it comes back from sleep (where the scheduler places it anew).
+  bool try_take(Proc& proc, bool woken);
+  /// Queues proc for a CPU; woken says it comes back from sleep (and gets CFS's sleeper credit,
+  /// or EEVDF's placement by lag). The slot arrives with proc.granted set and a wake().
   void enqueue(Proc& proc, bool woken);
+  /// Accounts seconds that proc ran.
+  void charge(Proc& proc, double seconds);
   /// Frees proc's slot, handing it to the first process in the run queue if any.
   void release(Proc& proc);
   bool has_waiters() const { return !run_queue_.empty(); }
   /// Whether a process that used its time slice should let a queued one run.
-  bool should_yield(const Proc& proc) const;
+  bool should_yield(Proc& proc);
   std::size_t run_queue_length() const { return run_queue_.size(); }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
@@ -123,6 +132,12 @@ private:
   void assign(Proc& proc, int slot, double now);
   double refill(Proc& proc, int core);
   RunQueue::const_iterator next_for(int slot, double now) const;
+  bool cache_allows(const Proc& proc, int slot, double now) const;
+  bool eligible(const Proc& proc) const;
+  double avg_vruntime() const;
+  void place(Proc& proc, bool woken);
+  void add_runnable(Proc& proc);
+  void remove_runnable(Proc& proc);
   int pick_free_slot(int preferred) const;
 
   struct Slot {
@@ -144,11 +159,16 @@ private:
   std::uint64_t migrations_ = 0;
   std::uint64_t arrivals_   = 0;
   double min_vruntime_      = 0;
-  int free_slots_           = 0;
-  double busy_seconds_      = 0;
-  std::uint64_t switches_   = 0;
-  double smt_slowdown_      = 1;
-  double stats_since_       = 0;
+  // EEVDF: the sum of the virtual runtimes of the processes on a CPU or in the run queue, their
+  // number, and the average when the last of them left.
+  double vsum_            = 0;
+  int runnable_           = 0;
+  double idle_avg_        = 0;
+  int free_slots_         = 0;
+  double busy_seconds_    = 0;
+  std::uint64_t switches_ = 0;
+  double smt_slowdown_    = 1;
+  double stats_since_     = 0;
 };
 
 } // namespace sim

@@ -74,14 +74,14 @@ void Proc::run(double seconds)
     running = this;
     seconds -= chunk;
     slice_left_ -= chunk;
-    vruntime_ += chunk;
+    cpu_.charge(*this, chunk);
   }
 }
 
 void Proc::take_cpu()
 {
   if (on_cpu_) return;
-  if (!cpu_.try_take(*this)) {
+  if (!cpu_.try_take(*this, false)) {
     cpu_.enqueue(*this, false);
     while (!granted) park(-1);
   }
@@ -103,7 +103,7 @@ void Proc::give_up_cpu()
 void Proc::resume()
 {
   running = this;
-  if (cpu_.try_take(*this)) {
+  if (cpu_.try_take(*this, true)) {
     pending_idle_ += cpu_.params().idle_wakeup;
     stall(cpu_.params().idle_wakeup_cpu);
   } else {

@@ -95,10 +95,15 @@ private:
   int id_;
   Cpu& cpu_;
   simgrid::s4u::SemaphorePtr sem_;
-  int slot_               = -1;
-  bool on_cpu_            = false;
-  double slice_left_      = 0;
-  double vruntime_        = 0; // CPU time used, as CFS counts it (kept by the Cpu run queue)
+  int slot_          = -1;
+  bool on_cpu_       = false;
+  double slice_left_ = 0;
+  // Kept by the Cpu run queue: CPU time used as CFS counts it, or EEVDF's virtual runtime, lag
+  // (what the process was owed when it left the queue) and virtual deadline.
+  double vruntime_        = 0;
+  double vlag_            = 0;
+  double deadline_        = 0;
+  bool placed_            = false;
   double pending_work_    = 0;
   double pending_stall_   = 0;
   double pending_idle_    = 0; // idle-exit latency before the accrued work: not CPU-busy

@@ -385,6 +385,15 @@ TEST_CASE("CLI: --set values are validated as scenario values", "[cli]")
                  "--set pgbench.time=5 fortnights: /pgbench/time: expected a duration with a unit");
 }
 
+TEST_CASE("CLI: an unknown scheduler is rejected with the ones there are", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "--set", "hardware.os.scheduler=eevfd"},
+                 "--set hardware.os.scheduler=eevfd: /hardware/os/scheduler: expected one of \"cfs\", \"eevdf\", "
+                 "\"fifo\", got \"eevfd\"");
+}
+
 TEST_CASE("CLI: one key given two values on the command line is rejected", "[cli]")
 {
   TempDir dir;

@@ -195,9 +195,9 @@ TEST_CASE("CPU: context switches are counted as Linux counts them: to and from i
 
 TEST_CASE("CPU: two processes sharing one CPU by time slices switch at every slice", "[cpu]")
 {
-  auto params           = test::quiet_cpu(1);
-  params.time_slice     = 1.0 / 1024; // binary fractions: no rounding residue ends a slice early
-  params.fair_scheduler = false;      // strict turns
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1.0 / 1024;           // binary fractions: no rounding residue ends a slice early
+  params.scheduler  = sim::Scheduler::Fifo; // strict turns
   Harness h(params);
   for (int i = 0; i < 2; i++)
     h.start(h.proc("p" + std::to_string(i)), [&](Proc& p) {
@@ -431,4 +431,85 @@ TEST_CASE("CPU: a freed CPU takes a waiting process that has gone cache-cold els
   const auto [ran, slot] = wait_for_own_cpu(1 * ms);
   CHECK(ran == Approx(2 * ms + 32 * us)); // CPU 0 at 2 ms, after refilling all 32 kB there
   CHECK(slot == 0);
+}
+
+namespace {
+constexpr double kSlice = 1.0 / 1024; // a binary fraction: no rounding residue ends a slice early
+
+// One CPU shared by three CPU-bound processes; a fourth runs `ran` slices first (one is its fair
+// share then), sleeps until 20.25 slices (a quarter into a slice), then asks for the CPU again.
+// Returns how long it waited for it.
+double wait_after_sleep(sim::Scheduler scheduler, double ran = 1)
+{
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = kSlice;
+  params.scheduler  = scheduler;
+  Harness h(params);
+  double waited = -1;
+  for (int i = 0; i < 3; i++)
+    h.start(h.proc("hog" + std::to_string(i)), [&](Proc& p) {
+      p.work(40 * kSlice * 1e9);
+      p.flush();
+    });
+  h.start(h.proc("sleeper"), [&](Proc& p) {
+    p.work(ran * kSlice * 1e9);
+    p.flush();
+    p.block_until(20.25 * kSlice, sim::kCpu);
+    p.flush();
+    waited = Harness::now() - 20.25 * kSlice;
+  });
+  h.run(1);
+  return waited;
+}
+
+// Three CPU-bound processes on one CPU; returns when each finished.
+std::vector<double> share_one_cpu(sim::Scheduler scheduler)
+{
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = kSlice;
+  params.scheduler  = scheduler;
+  Harness h(params);
+  std::vector<double> done(3, -1);
+  for (int i = 0; i < 3; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
+      p.work(10 * kSlice * 1e9);
+      p.flush();
+      done[static_cast<std::size_t>(i)] = Harness::now();
+    });
+  h.run(1);
+  return done;
+}
+} // namespace
+
+TEST_CASE("CPU: under CFS a process back from sleep goes ahead of the CPU-bound ones", "[cpu]")
+{
+  // Its sleeper credit puts it first in the queue: it runs when the current slice ends.
+  const double waited = wait_after_sleep(sim::Scheduler::Cfs);
+  CHECK(waited > 0);
+  CHECK(waited <= kSlice + 1e-12);
+}
+
+TEST_CASE("CPU: under EEVDF a process back from sleep waits its turn behind the CPU-bound ones", "[cpu]")
+{
+  // No credit for sleeping: it comes back level with the others, with a deadline a slice ahead,
+  // behind the waiting processes' earlier deadlines.
+  const double waited = wait_after_sleep(sim::Scheduler::Eevdf);
+  INFO("waited " << waited / kSlice << " slices");
+  CHECK(waited > kSlice + 1e-12);
+  CHECK(waited <= 3 * kSlice + 1e-12);
+}
+
+TEST_CASE("CPU: under EEVDF a process that slept owed CPU time comes back ahead", "[cpu]")
+{
+  // Half a slice while the others each ran one: its lag is kept through the sleep.
+  CHECK(wait_after_sleep(sim::Scheduler::Eevdf, 0.5) <= kSlice + 1e-12);
+}
+
+TEST_CASE("CPU: EEVDF shares one CPU between CPU-bound processes slice by slice", "[cpu]")
+{
+  // 30 slices of work: each process gets every third slice, so all finish in the last three.
+  for (double d : share_one_cpu(sim::Scheduler::Eevdf)) {
+    CHECK(d >= 28 * kSlice - 1e-12);
+    CHECK(d <= 30 * kSlice + 1e-12);
+  }
 }
