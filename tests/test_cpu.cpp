@@ -18,6 +18,20 @@ using test::Harness;
 namespace {
 constexpr double ms = 1e-3;
 constexpr double us = 1e-6;
+
+// Runs `count` processes that each have `seconds` of CPU work from time 0; returns when each ended.
+std::vector<double> finish_times(Harness& h, int count, double seconds)
+{
+  std::vector<double> done(static_cast<std::size_t>(count), -1);
+  for (int i = 0; i < count; i++)
+    h.start(h.proc("p" + std::to_string(i)), [&done, i, seconds](Proc& p) {
+      p.work(seconds * 1e9);
+      p.flush();
+      done[static_cast<std::size_t>(i)] = Harness::now();
+    });
+  h.run(1);
+  return done;
+}
 } // namespace
 
 TEST_CASE("CPU: more runnable processes than cores share them by time slices", "[cpu]")
@@ -25,14 +39,7 @@ TEST_CASE("CPU: more runnable processes than cores share them by time slices", "
   auto params       = test::quiet_cpu(2);
   params.time_slice = 1 * ms;
   Harness h(params);
-  std::vector<double> done(4, -1);
-  for (int i = 0; i < 4; i++)
-    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
-      p.work(10 * ms * 1e9);
-      p.flush();
-      done[static_cast<std::size_t>(i)] = Harness::now();
-    });
-  h.run(1);
+  const std::vector<double> done = finish_times(h, 4, 10 * ms);
   // 40 ms of work on 2 cores ends at 20 ms; round-robin slices make everyone finish near the end.
   for (double d : done) {
     CHECK(d <= 20 * ms + 1e-9);
@@ -469,15 +476,7 @@ std::vector<double> share_one_cpu(sim::Scheduler scheduler)
   params.time_slice = kSlice;
   params.scheduler  = scheduler;
   Harness h(params);
-  std::vector<double> done(3, -1);
-  for (int i = 0; i < 3; i++)
-    h.start(h.proc("p" + std::to_string(i)), [&, i](Proc& p) {
-      p.work(10 * kSlice * 1e9);
-      p.flush();
-      done[static_cast<std::size_t>(i)] = Harness::now();
-    });
-  h.run(1);
-  return done;
+  return finish_times(h, 3, 10 * kSlice);
 }
 } // namespace
 
