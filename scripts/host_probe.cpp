@@ -15,6 +15,9 @@
  *                             there (spinner out, ping-pong process in, and back);
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
  *                             time per call (getrusage; the pwrite's microsecond included);
+ *   scheduler, time_slice     not measured: the kernel's release says which scheduler runs
+ *                             (EEVDF since Linux 6.6), and EEVDF's base slice follows from the
+ *                             number of CPUs, as the kernel sets it;
  *   cpu.cache                 the core's private (level 2) cache size from sysfs, and what it
  *                             costs to bring data back into it (refill_per_kB): a random pointer
  *                             chase through half the cache, timed after a larger buffer pushed it
@@ -33,6 +36,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -347,6 +351,34 @@ double private_cache_bytes(int cpu)
   return 0;
 }
 
+// The scheduler the running kernel uses, read from its release: EEVDF since Linux 6.6, CFS before.
+// EEVDF's base slice is 0.75 ms times 1 + log2 of the online CPUs (at most 8), as the kernel sets
+// it at boot, unless debugfs is readable and says otherwise.
+struct KernelScheduler {
+  std::string release;
+  std::string name;
+  double slice = 0; // seconds; EEVDF only
+};
+
+KernelScheduler kernel_scheduler()
+{
+  utsname u{};
+  must(uname(&u) == 0, "uname");
+  KernelScheduler k{u.release, "cfs", 0};
+  int major = 0, minor = 0;
+  if (std::sscanf(u.release, "%d.%d", &major, &minor) != 2) return k;
+  if (major < 6 || (major == 6 && minor < 6)) return k;
+  k.name          = "eevdf";
+  const long cpus = std::clamp(sysconf(_SC_NPROCESSORS_ONLN), 1L, 8L);
+  int log2        = 0;
+  while ((2L << log2) <= cpus) log2++;
+  k.slice = 0.75e-3 * (1 + log2);
+  std::ifstream tuned("/sys/kernel/debug/sched/base_slice_ns");
+  long long base_ns = 0;
+  if (tuned >> base_ns && base_ns > 0) k.slice = static_cast<double>(base_ns) * 1e-9;
+  return k;
+}
+
 struct RefillCosts {
   double chase           = 0; // seconds per kB, each miss waited for in turn
   double independent     = 0; // seconds per kB, misses free to overlap
@@ -484,12 +516,15 @@ int main(int argc, char** argv)
     const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double cache_bytes    = private_cache_bytes(cpus.at(0));
     const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
+    const KernelScheduler sched = kernel_scheduler();
     const double other          = load.cpus();
     const double io             = sock.send + sock.recv;
     nlohmann::json os           = {{"socket_send", us(sock.send)},
                                    {"socket_recv", us(sock.recv)},
                                    {"context_switch", us(same.half_trip - io)},
-                                   {"fdatasync_cpu", us(sync.own_cpu)}};
+                                   {"fdatasync_cpu", us(sync.own_cpu)},
+                                   {"scheduler", sched.name}};
+    if (sched.slice > 0) os["time_slice"] = us(sched.slice);
     if (two_cpus) {
       os["idle_wakeup"]     = us(across.half_trip - io);
       os["idle_wakeup_cpu"] = us(across.half_cpu - io);
@@ -514,6 +549,7 @@ int main(int argc, char** argv)
           {"refill_per_kB_independent_loads", ns(refill.independent)},
           {"refill_chase_per_line",
            {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
+          {"kernel", sched.release},
           {"other_load_cpus", std::round(other * 100) / 100}}}};
     if (other > kBusyMachine)
       std::cerr << "walsim-probe: warning: other processes kept " << std::fixed << std::setprecision(2) << other
@@ -535,6 +571,9 @@ int main(int argc, char** argv)
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
               << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
               << std::setprecision(1) << sync.switches << " context switches system-wide\n";
+    std::cout << "kernel " << sched.release << " -> scheduler " << sched.name;
+    if (sched.slice > 0) std::cout << ", time_slice " << os["time_slice"].get<std::string>() << " (its base slice)";
+    std::cout << "\n";
     if (cache_bytes > 0)
       std::cout << "private cache " << cpu["cache"]["size"].get<std::string>() << ": refilling it costs "
                 << ns(refill.chase) << " per kB (a pointer chase: refill_per_kB), " << ns(refill.independent)

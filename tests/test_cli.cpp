@@ -550,6 +550,11 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
   CHECK(figures.at("measured").at("fdatasync_context_switches").get<double>() >= 0);
   CHECK(figures.at("measured").at("other_load_cpus").get<double>() >= 0);
+  // The scheduler comes from the kernel's release; only EEVDF has a base slice to report.
+  const std::string scheduler = figures.at("os").at("scheduler").get<std::string>();
+  CHECK((scheduler == "cfs" || scheduler == "eevdf"));
+  CHECK(figures["os"].contains("time_slice") == (scheduler == "eevdf"));
+  CHECK_FALSE(figures.at("measured").at("kernel").get<std::string>().empty());
   if (CPU_COUNT(&allowed) >= 2) {
     const auto& scan = figures.at("measured").at("idle_gap_scan");
     REQUIRE(scan.size() == 8);
@@ -564,7 +569,10 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   std::vector<std::string> args{
       "validate", dir / "tiny.json",
       "--set",    "hardware.os.fdatasync_cpu=" + figures["os"]["fdatasync_cpu"].get<std::string>(),
-      "--set",    "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>()};
+      "--set",    "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>(),
+      "--set",    "hardware.os.scheduler=" + scheduler};
+  if (figures["os"].contains("time_slice"))
+    args.insert(args.end(), {"--set", "hardware.os.time_slice=" + figures["os"]["time_slice"].get<std::string>()});
   // The private cache, where sysfs describes one.
   REQUIRE(figures.contains("cpu"));
   if (figures["cpu"].contains("cache")) {
