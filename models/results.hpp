@@ -52,6 +52,11 @@ struct RunResult {
   double cpu_switches_per_txn   = 0; // context switches, as /proc/stat's ctxt counts them
   double cpu_refill_us_per_txn  = 0; // CPU time refilling private caches after switches
   double cpu_migrations_per_txn = 0; // processes moving between hardware threads (perf's cpu-migrations)
+  struct ProcessSwitches {
+    std::string kind; // "backend", "pgbench", "walwriter", ...
+    double voluntary = 0, involuntary = 0;
+  };
+  std::vector<ProcessSwitches> cpu_switches_by_process; // per transaction, as /proc/PID/status counts them
 
   // the simulator on this host (not deterministic: wall-clock time and memory)
   double wall_seconds            = 0;

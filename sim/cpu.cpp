@@ -224,7 +224,24 @@ bool Cpu::should_yield(Proc& proc)
   return true;
 }
 
-void Cpu::release(Proc& proc)
+int Cpu::kind_of(const std::string& process_name)
+{
+  const std::string kind = process_name.substr(0, process_name.find(' '));
+  const auto it          = std::find(kinds_.begin(), kinds_.end(), kind);
+  if (it != kinds_.end()) return static_cast<int>(it - kinds_.begin());
+  kinds_.push_back(kind);
+  switches_of_kind_.emplace_back();
+  return static_cast<int>(kinds_.size()) - 1;
+}
+
+std::map<std::string, Cpu::SwitchCounts> Cpu::switches_by_kind() const
+{
+  std::map<std::string, SwitchCounts> counts;
+  for (std::size_t k = 0; k < kinds_.size(); k++) counts[kinds_[k]] = switches_of_kind_[k];
+  return counts;
+}
+
+void Cpu::release(Proc& proc, bool preempted)
 {
   const double now = sim::now();
   const int slot   = proc.slot_;
@@ -240,6 +257,8 @@ void Cpu::release(Proc& proc)
   if (params_.scheduler == Scheduler::Eevdf) remove_runnable(proc);
   min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
   switches_++; // to the next process, or to idle
+  auto& counts = switches_of_kind_[static_cast<std::size_t>(proc.kind_)];
+  (preempted ? counts.involuntary : counts.voluntary)++;
   const auto it = next_for(slot, now);
   if (it == run_queue_.end()) return;
   Proc* next = std::get<2>(*it);
@@ -260,9 +279,10 @@ double Cpu::busy_seconds(double now) const
 
 void Cpu::reset_stats(double now)
 {
-  busy_seconds_   = 0;
-  switches_       = 0;
-  migrations_     = 0;
+  busy_seconds_ = 0;
+  switches_     = 0;
+  migrations_   = 0;
+  std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
   refill_seconds_ = 0;
   stats_since_    = now;
 }

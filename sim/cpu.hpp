@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <list>
+#include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -91,8 +93,9 @@ public:
   void enqueue(Proc& proc, bool woken);
   /// Accounts seconds that proc ran.
   void charge(Proc& proc, double seconds);
-  /// Frees proc's slot, handing it to the first process in the run queue if any.
-  void release(Proc& proc);
+  /// Frees proc's slot, handing it to the first process in the run queue if any. preempted says
+  /// the process still wanted to run (an involuntary switch, as /proc/PID/status counts them).
+  void release(Proc& proc, bool preempted = false);
   bool has_waiters() const { return !run_queue_.empty(); }
   /// Whether a process that used its time slice should let a queued one run.
   bool should_yield(Proc& proc);
@@ -118,6 +121,15 @@ public:
   /// Context switches since the last reset_stats(), as Linux counts them (/proc/stat ctxt): a CPU
   /// passing from one process to another, or from a process to idle, or from idle to a process.
   std::uint64_t switches() const { return switches_; }
+  /// The same switches seen from the processes that left a CPU, by kind of process (the first word
+  /// of its name: "backend", "pgbench", "walwriter", ...), as /proc/PID/status counts them.
+  struct SwitchCounts {
+    std::uint64_t voluntary   = 0; // the process went to sleep
+    std::uint64_t involuntary = 0; // the process was preempted
+  };
+  std::map<std::string, SwitchCounts> switches_by_kind() const;
+  /// The kind a process's switches are counted under.
+  int kind_of(const std::string& process_name);
   /// Time a slot was held without being busy (a CPU leaving its idle state).
   void discount_busy(double seconds) { busy_seconds_ -= seconds; }
   /// Processes that ran on another hardware thread than the one they last ran on, since the last
@@ -167,8 +179,10 @@ private:
   int free_slots_         = 0;
   double busy_seconds_    = 0;
   std::uint64_t switches_ = 0;
-  double smt_slowdown_    = 1;
-  double stats_since_     = 0;
+  std::vector<std::string> kinds_;
+  std::vector<SwitchCounts> switches_of_kind_; // by kind_of()
+  double smt_slowdown_ = 1;
+  double stats_since_  = 0;
 };
 
 } // namespace sim

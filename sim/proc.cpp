@@ -17,7 +17,7 @@ Proc* running = nullptr;
 } // namespace
 
 Proc::Proc(std::string name, int id, Cpu& cpu)
-    : name_(std::move(name)), id_(id), cpu_(cpu), sem_(simgrid::s4u::Semaphore::create(0))
+    : name_(std::move(name)), id_(id), cpu_(cpu), sem_(simgrid::s4u::Semaphore::create(0)), kind_(cpu.kind_of(name_))
 {
 }
 
@@ -63,7 +63,7 @@ void Proc::run(double seconds)
   while (seconds > 0) {
     if (slice_left_ <= 0) {
       if (cpu_.should_yield(*this)) {
-        cpu_.release(*this);
+        cpu_.release(*this, true);
         cpu_.enqueue(*this, false);
         while (!granted) park(-1);
       }

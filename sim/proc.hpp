@@ -115,6 +115,7 @@ private:
   bool parked_            = false; // asleep on (or about to sleep on) the semaphore
   bool wake_pending_      = false; // woken while not parked
   int waker_slot_         = -1;    // where the process that woke this one ran (-1: a timeout)
+  int kind_               = 0;     // Cpu::kind_of(name_), for its switch counts
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   double working_set_   = 0;
   int cache_core_       = -1;

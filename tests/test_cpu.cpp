@@ -216,6 +216,34 @@ TEST_CASE("CPU: two processes sharing one CPU by time slices switch at every sli
   CHECK(h.cpu.switches() == 11);
 }
 
+TEST_CASE("CPU: switches are also counted by kind of process with preemptions as involuntary", "[cpu]")
+{
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1.0 / 1024;
+  params.scheduler  = sim::Scheduler::Fifo;
+  Harness h(params);
+  for (int i = 0; i < 2; i++)
+    h.start(h.proc("worker " + std::to_string(i)), [&](Proc& p) {
+      p.work(5.0 / 1024 * 1e9);
+      p.flush();
+    });
+  h.start(h.proc("sleeper"), [&](Proc& p) {
+    for (int i = 0; i < 3; i++) p.block_until(Harness::now() + 1.0, sim::kCpu);
+  });
+  h.run(10);
+  const auto by_kind = h.cpu.switches_by_kind();
+  REQUIRE(by_kind.size() == 2);
+  // Each worker is preempted at the end of each of its first four slices, and leaves once done.
+  CHECK(by_kind.at("worker").involuntary == 8);
+  CHECK(by_kind.at("worker").voluntary == 2);
+  // The sleeper gives up its CPU at each of its three sleeps and at its end.
+  CHECK(by_kind.at("sleeper").voluntary == 4);
+  CHECK(by_kind.at("sleeper").involuntary == 0);
+  std::uint64_t total = 0;
+  for (const auto& [kind, n] : by_kind) total += n.voluntary + n.involuntary;
+  CHECK(total < h.cpu.switches()); // the switches out of idle are nobody's
+}
+
 namespace {
 // Mean time per atomic (hold included) when `cores` processes hammer one line.
 double mean_atomic_cost(int cores)
