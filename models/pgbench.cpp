@@ -95,7 +95,7 @@ PgbenchThread::PgbenchThread(int id, sim::Cpu& cpu, const Scenario& scenario, co
 void PgbenchThread::deliver(PgbenchClient* client, double arrival)
 {
   replies_.push_back(Reply{client, arrival});
-  proc_.wake();
+  proc_.wake(true);
 }
 
 void PgbenchThread::start_transaction(PgbenchClient& c)

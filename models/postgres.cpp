@@ -20,7 +20,7 @@ void Connection::send(PgbenchClient* client, const Command& command, double arri
   command_ = command;
   arrival_ = arrival;
   pending_ = true;
-  backend_.proc.wake();
+  backend_.proc.wake(true);
 }
 
 double Connection::protocol_cost() const

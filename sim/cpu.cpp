@@ -24,6 +24,7 @@ Cpu::Cpu(const CpuParams& params) : params_(params)
   busy_per_core_.assign(static_cast<std::size_t>(cores), 0);
   recent_.resize(static_cast<std::size_t>(cores));
   free_slots_ = slots();
+  queues_.resize(params.run_queues == RunQueues::PerCpu ? static_cast<std::size_t>(slots()) : 1);
   // Busy SMT siblings share one core's throughput: each runs at smt_throughput / threads.
   smt_slowdown_ = params.threads_per_core > 1 ? params.threads_per_core / params.smt_throughput : 1.0;
 }
@@ -89,39 +90,81 @@ bool Cpu::try_take(Proc& proc, bool woken)
 {
   const int slot = pick_free_slot(proc.slot_);
   if (slot < 0) return false;
+  move_to(proc, queue_index(slot));
   if (params_.scheduler == Scheduler::Eevdf) {
-    place(proc, woken);
-    add_runnable(proc);
+    Queue& q = queue_of(slot);
+    place(q, proc, woken);
+    add_runnable(q, proc);
   }
   switches_++; // from idle
   assign(proc, slot, now());
   return true;
 }
 
+// With per-CPU run queues a process waits where it last ran, as Linux's select_task_rq_fair()
+// leaves a woken task on its previous CPU when no CPU is idle; a process that never ran joins the
+// shortest queue.
+int Cpu::home_queue(const Proc& proc, bool woken) const
+{
+  if (params_.run_queues == RunQueues::Global) return 0;
+  // wake_affine_idle(): a synchronous wake-up from a CPU where only the waker runs goes there.
+  if (woken && proc.waker_sync_ && proc.waker_slot_ >= 0 &&
+      queues_[static_cast<std::size_t>(proc.waker_slot_)].waiting.empty())
+    return proc.waker_slot_;
+  if (proc.slot_ >= 0) return proc.slot_;
+  int best = 0;
+  for (int i = 1; i < static_cast<int>(queues_.size()); i++)
+    if (queues_[static_cast<std::size_t>(i)].waiting.size() < queues_[static_cast<std::size_t>(best)].waiting.size())
+      best = i;
+  return best;
+}
+
+int Cpu::queue_index(int slot) const
+{
+  return params_.run_queues == RunQueues::PerCpu ? slot : 0;
+}
+
+// CFS's virtual runtimes are relative to their queue's minimum: a process changing queues keeps
+// its distance to it (the normalisation of migrate_task_rq_fair()).
+void Cpu::move_to(Proc& proc, int index)
+{
+  if (proc.rq_ == index) return;
+  if (params_.scheduler == Scheduler::Cfs)
+    proc.vruntime_ += queues_[static_cast<std::size_t>(index)].min_vruntime -
+                      queues_[static_cast<std::size_t>(proc.rq_)].min_vruntime;
+  proc.rq_ = index;
+}
+
 void Cpu::enqueue(Proc& proc, bool woken)
 {
-  proc.granted = false;
-  double key   = 0;
+  proc.granted    = false;
+  const int index = home_queue(proc, woken);
+  Queue& q        = queues_[static_cast<std::size_t>(index)];
+  double key      = 0;
   switch (params_.scheduler) {
   case Scheduler::Cfs:
-    if (woken) proc.vruntime_ = std::max(proc.vruntime_, min_vruntime_ - params_.sleeper_credit);
+    move_to(proc, index);
+    if (woken) proc.vruntime_ = std::max(proc.vruntime_, q.min_vruntime - params_.sleeper_credit);
     key = proc.vruntime_;
     break;
   case Scheduler::Eevdf:
-    place(proc, woken);
-    add_runnable(proc);
+    proc.rq_ = index;
+    place(q, proc, woken);
+    add_runnable(q, proc);
     key = proc.deadline_;
     break;
   case Scheduler::Fifo:
+    proc.rq_ = index;
     break;
   }
-  run_queue_.emplace(key, arrivals_++, &proc);
+  q.waiting.emplace(key, arrivals_++, &proc);
+  waiting_++;
 }
 
 void Cpu::charge(Proc& proc, double seconds)
 {
   proc.vruntime_ += seconds;
-  if (params_.scheduler == Scheduler::Eevdf) vsum_ += seconds;
+  if (params_.scheduler == Scheduler::Eevdf) queue_of(proc.slot_).vsum += seconds;
 }
 
 // EEVDF's place_entity() (Linux 6.12-6.18, kernel/sched/fair.c) with PLACE_LAG,
@@ -129,10 +172,10 @@ void Cpu::charge(Proc& proc, double seconds)
 // that left the queue owed CPU time comes back owed as much; one that had used more than its share
 // stays behind until the queue's average catches up with it, then comes back level. Sleeping
 // earns nothing, unlike CFS's sleeper credit. Each placement opens a request of one slice.
-void Cpu::place(Proc& proc, bool woken)
+void Cpu::place(Queue& q, Proc& proc, bool woken)
 {
   if (proc.placed_ && !woken) return; // preempted: it keeps its place and its deadline
-  const double avg = avg_vruntime();
+  const double avg = avg_vruntime(q);
   double request   = params_.time_slice;
   if (!proc.placed_) {
     proc.placed_   = true;
@@ -142,40 +185,40 @@ void Cpu::place(Proc& proc, bool woken)
     proc.vruntime_ = std::max(proc.vruntime_, avg);
   } else {
     // Joining moves the average towards the newcomer: scale the lag so that it keeps it.
-    const double lag = runnable_ > 0 ? proc.vlag_ * (runnable_ + 1) / runnable_ : proc.vlag_;
+    const double lag = q.runnable > 0 ? proc.vlag_ * (q.runnable + 1) / q.runnable : proc.vlag_;
     proc.vruntime_   = avg - lag;
   }
   proc.deadline_ = proc.vruntime_ + request;
 }
 
-double Cpu::avg_vruntime() const
+double Cpu::avg_vruntime(const Queue& q) const
 {
-  return runnable_ > 0 ? vsum_ / runnable_ : idle_avg_;
+  return q.runnable > 0 ? q.vsum / q.runnable : q.idle_avg;
 }
 
 // entity_eligible(): owed CPU time, or even (lag >= 0).
-bool Cpu::eligible(const Proc& proc) const
+bool Cpu::eligible(const Queue& q, const Proc& proc) const
 {
-  return proc.vruntime_ <= avg_vruntime();
+  return proc.vruntime_ <= avg_vruntime(q);
 }
 
-void Cpu::add_runnable(Proc& proc)
+void Cpu::add_runnable(Queue& q, Proc& proc)
 {
-  vsum_ += proc.vruntime_;
-  runnable_++;
+  q.vsum += proc.vruntime_;
+  q.runnable++;
 }
 
 // update_entity_lag(): the lag is kept within two requests (or a 4 ms tick, HZ=250).
-void Cpu::remove_runnable(Proc& proc)
+void Cpu::remove_runnable(Queue& q, Proc& proc)
 {
-  const double avg   = avg_vruntime();
+  const double avg   = avg_vruntime(q);
   const double limit = std::max(2 * params_.time_slice, 4e-3);
   proc.vlag_         = std::clamp(avg - proc.vruntime_, -limit, limit);
-  if (--runnable_ == 0) {
-    idle_avg_ = avg;
-    vsum_     = 0; // no rounding residue carried into the next busy period
+  if (--q.runnable == 0) {
+    q.idle_avg = avg;
+    q.vsum     = 0; // no rounding residue carried into the next busy period
   } else {
-    vsum_ -= proc.vruntime_;
+    q.vsum -= proc.vruntime_;
   }
 }
 
@@ -184,22 +227,64 @@ void Cpu::remove_runnable(Proc& proc)
 // Linux's per-CPU run queues and its balancer's task_hot() do: those wait for their own CPU.
 // With EEVDF the queue is in deadline order and the pick is the first process that is eligible
 // (pick_eevdf()); if none is, the earliest deadline.
-Cpu::RunQueue::const_iterator Cpu::next_for(int slot, double now) const
+Cpu::RunQueue::const_iterator Cpu::next_for(const Queue& q, int slot, double now) const
 {
-  if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf) return run_queue_.begin();
-  auto fallback = run_queue_.end();
-  for (auto it = run_queue_.begin(); it != run_queue_.end(); ++it) {
+  if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf) return q.waiting.begin();
+  auto fallback = q.waiting.end();
+  for (auto it = q.waiting.begin(); it != q.waiting.end(); ++it) {
     const Proc* p = std::get<2>(*it);
     if (!cache_allows(*p, slot, now)) continue;
-    if (params_.scheduler != Scheduler::Eevdf || eligible(*p)) return it;
-    if (fallback == run_queue_.end()) fallback = it;
+    if (params_.scheduler != Scheduler::Eevdf || eligible(q, *p)) return it;
+    if (fallback == q.waiting.end()) fallback = it;
   }
   return fallback;
 }
 
+Proc* Cpu::take_next(int slot, double now)
+{
+  Queue& q      = queue_of(slot);
+  const auto it = next_for(q, slot, now);
+  if (it == q.waiting.end()) return params_.run_queues == RunQueues::PerCpu ? pull_from_others(slot, now) : nullptr;
+  Proc* next = std::get<2>(*it);
+  q.waiting.erase(it);
+  waiting_--;
+  return next;
+}
+
+// A CPU whose own queue is empty pulls a process from the longest other queue, as Linux's
+// newidle balance does (load_balance() from newidle_balance()): the first one in that queue's
+// order that is not cache-hot there (can_migrate_task()'s task_hot()).
+Proc* Cpu::pull_from_others(int slot, double now)
+{
+  std::size_t busiest = queues_.size();
+  for (std::size_t i = 0; i < queues_.size(); i++)
+    if (!queues_[i].waiting.empty() &&
+        (busiest == queues_.size() || queues_[i].waiting.size() > queues_[busiest].waiting.size()))
+      busiest = i;
+  if (busiest == queues_.size()) return nullptr;
+  Queue& from = queues_[busiest];
+  for (auto it = from.waiting.begin(); it != from.waiting.end(); ++it) {
+    Proc* p = std::get<2>(*it);
+    if (p->slot_ >= 0 && now - p->off_cpu_since_ < params_.migration_cost) continue;
+    from.waiting.erase(it);
+    waiting_--;
+    Queue& to = queue_of(slot);
+    if (params_.scheduler == Scheduler::Eevdf) {
+      remove_runnable(from, *p);
+      place(to, *p, true);
+      add_runnable(to, *p);
+    }
+    move_to(*p, queue_index(slot));
+    return p;
+  }
+  return nullptr;
+}
+
+// With per-CPU run queues a process waiting in a CPU's queue was put there to run there; only
+// pulling it from another queue asks whether it is cache-hot (pull_from_others()).
 bool Cpu::cache_allows(const Proc& proc, int slot, double now) const
 {
-  return params_.cache_size <= 0 || proc.slot_ < 0 || proc.slot_ == slot ||
+  return params_.cache_size <= 0 || params_.run_queues == RunQueues::PerCpu || proc.slot_ < 0 || proc.slot_ == slot ||
          now - proc.off_cpu_since_ >= params_.migration_cost;
 }
 
@@ -208,15 +293,16 @@ bool Cpu::cache_allows(const Proc& proc, int slot, double now) const
 // one once it is not eligible itself.
 bool Cpu::should_yield(Proc& proc)
 {
-  const auto next = next_for(proc.slot_, sim::now());
-  if (next == run_queue_.end()) return false;
+  const Queue& q  = queue_of(proc.slot_);
+  const auto next = next_for(q, proc.slot_, sim::now());
+  if (next == q.waiting.end()) return false;
   switch (params_.scheduler) {
   case Scheduler::Cfs:
     return std::get<0>(*next) < proc.vruntime_;
   case Scheduler::Eevdf: {
     if (proc.vruntime_ >= proc.deadline_) proc.deadline_ = proc.vruntime_ + params_.time_slice;
     const Proc& other = *std::get<2>(*next);
-    return eligible(other) && (!eligible(proc) || other.deadline_ < proc.deadline_);
+    return eligible(q, other) && (!eligible(q, proc) || other.deadline_ < proc.deadline_);
   }
   case Scheduler::Fifo:
     break;
@@ -254,16 +340,15 @@ void Cpu::release(Proc& proc, bool preempted)
   free_slots_++;
   proc.on_cpu_        = false;
   proc.off_cpu_since_ = now;
-  if (params_.scheduler == Scheduler::Eevdf) remove_runnable(proc);
-  min_vruntime_ = std::max(min_vruntime_, proc.vruntime_);
+  Queue& q            = queue_of(slot);
+  if (params_.scheduler == Scheduler::Eevdf) remove_runnable(q, proc);
+  q.min_vruntime = std::max(q.min_vruntime, proc.vruntime_);
   switches_++; // to the next process, or to idle
   auto& counts = switches_of_kind_[static_cast<std::size_t>(proc.kind_)];
   (preempted ? counts.involuntary : counts.voluntary)++;
-  const auto it = next_for(slot, now);
-  if (it == run_queue_.end()) return;
-  Proc* next = std::get<2>(*it);
-  run_queue_.erase(it);
-  min_vruntime_ = std::max(min_vruntime_, std::min(next->vruntime_, proc.vruntime_));
+  Proc* next = take_next(slot, now);
+  if (next == nullptr) return;
+  q.min_vruntime = std::max(q.min_vruntime, std::min(next->vruntime_, proc.vruntime_));
   assign(*next, slot, now);
   next->granted = true;
   next->wake();

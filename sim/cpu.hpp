@@ -10,8 +10,11 @@
  * serving many clients) waits behind processes that sleep often (backends); or, as EEVDF does
  * (Linux 6.6 and later), by virtual deadline among the processes owed CPU time, where a waking
  * process keeps the lag it left with and gets no credit for having slept. A FIFO queue can be
- * chosen instead. Work is measured in nanoseconds at a reference clock; a slot runs it at the machine's
- * clock, slower while its SMT sibling is busy.
+ * chosen instead. The queue can be one for the machine or one per hardware thread, as Linux keeps
+ * them: then a process waits where it last ran (or, woken by a socket message, where its waker
+ * runs), and a CPU left with nothing to run pulls a process that is no longer cache-hot from the
+ * longest other queue. Work is measured in nanoseconds at a reference clock; a slot runs it at
+ * the machine's clock, slower while its SMT sibling is busy.
  */
 #pragma once
 
@@ -29,6 +32,8 @@ class Proc;
 
 /// How the run queue orders processes waiting for a CPU.
 enum class Scheduler { Cfs, Eevdf, Fifo };
+/// One run queue for the machine, or one per hardware thread as Linux keeps them.
+enum class RunQueues { Global, PerCpu };
 
 struct CpuParams {
   int sockets          = 1;
@@ -40,8 +45,9 @@ struct CpuParams {
   double smt_throughput = 1.25;
   /// CPU time a process runs before it must let a waiting one run (with EEVDF: the base slice,
   /// each request's size).
-  double time_slice   = 3e-3;
-  Scheduler scheduler = Scheduler::Cfs;
+  double time_slice    = 3e-3;
+  Scheduler scheduler  = Scheduler::Cfs;
+  RunQueues run_queues = RunQueues::Global;
   /// CFS's credit to a waking process: its virtual runtime is set no lower than the queue's
   /// minimum less this (sched_latency / 2 with GENTLE_FAIR_SLEEPERS).
   double sleeper_credit = 6e-3;
@@ -68,9 +74,9 @@ struct CpuParams {
   /// process's working set back into it (from the shared cache) after others evicted it.
   double cache_size      = 0;
   double refill_per_byte = 0;
-  /// With a cache modelled, a freed CPU takes a waiting process only if it last ran there, or
-  /// left its CPU at least this long ago (Linux's sysctl_sched_migration_cost: a task that ran
-  /// more recently is cache-hot, and the balancer leaves it where it waits).
+  /// With a cache modelled, or with per-CPU run queues, a freed CPU takes a waiting process from
+  /// elsewhere only if it left its CPU at least this long ago (Linux's sysctl_sched_migration_cost:
+  /// a task that ran more recently is cache-hot, and the balancer leaves it where it waits).
   double migration_cost = 0.5e-3;
 };
 
@@ -96,10 +102,10 @@ public:
   /// Frees proc's slot, handing it to the first process in the run queue if any. preempted says
   /// the process still wanted to run (an involuntary switch, as /proc/PID/status counts them).
   void release(Proc& proc, bool preempted = false);
-  bool has_waiters() const { return !run_queue_.empty(); }
+  bool has_waiters() const { return waiting_ > 0; }
   /// Whether a process that used its time slice should let a queued one run.
   bool should_yield(Proc& proc);
-  std::size_t run_queue_length() const { return run_queue_.size(); }
+  std::size_t run_queue_length() const { return waiting_; }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
   /// (Inline, as transfer(): every flush and every atomic asks.)
@@ -141,15 +147,34 @@ public:
 
 private:
   using RunQueue = std::set<std::tuple<double, std::uint64_t, Proc*>>; // (order key, arrival, process)
+  // A run queue and what its scheduler keeps for it: CFS's minimum virtual runtime; EEVDF's sum of
+  // the virtual runtimes of the processes on its CPUs or waiting in it, their number, and the
+  // average when the last of them left.
+  struct Queue {
+    RunQueue waiting;
+    double min_vruntime = 0;
+    double vsum         = 0;
+    int runnable        = 0;
+    double idle_avg     = 0;
+  };
+  Queue& queue_of(int slot)
+  {
+    return queues_[params_.run_queues == RunQueues::PerCpu ? static_cast<std::size_t>(slot) : 0];
+  }
   void assign(Proc& proc, int slot, double now);
   double refill(Proc& proc, int core);
-  RunQueue::const_iterator next_for(int slot, double now) const;
+  RunQueue::const_iterator next_for(const Queue& q, int slot, double now) const;
+  Proc* take_next(int slot, double now);
+  Proc* pull_from_others(int slot, double now);
   bool cache_allows(const Proc& proc, int slot, double now) const;
-  bool eligible(const Proc& proc) const;
-  double avg_vruntime() const;
-  void place(Proc& proc, bool woken);
-  void add_runnable(Proc& proc);
-  void remove_runnable(Proc& proc);
+  bool eligible(const Queue& q, const Proc& proc) const;
+  double avg_vruntime(const Queue& q) const;
+  void place(Queue& q, Proc& proc, bool woken);
+  void add_runnable(Queue& q, Proc& proc);
+  void remove_runnable(Queue& q, Proc& proc);
+  int home_queue(const Proc& proc, bool woken) const;
+  int queue_index(int slot) const;
+  void move_to(Proc& proc, int index);
   int pick_free_slot(int preferred) const;
 
   struct Slot {
@@ -164,21 +189,16 @@ private:
   std::vector<Slot> slots_;
   std::vector<Place> places_; // by slot
   std::vector<int> busy_per_core_;
-  RunQueue run_queue_;
+  std::vector<Queue> queues_; // one, or one per slot
+  std::size_t waiting_ = 0;   // processes in all run queues
   // By core, the processes with a working set that ran there, most recent first.
   std::vector<std::list<Proc*>> recent_;
   double refill_seconds_    = 0;
   std::uint64_t migrations_ = 0;
   std::uint64_t arrivals_   = 0;
-  double min_vruntime_      = 0;
-  // EEVDF: the sum of the virtual runtimes of the processes on a CPU or in the run queue, their
-  // number, and the average when the last of them left.
-  double vsum_            = 0;
-  int runnable_           = 0;
-  double idle_avg_        = 0;
-  int free_slots_         = 0;
-  double busy_seconds_    = 0;
-  std::uint64_t switches_ = 0;
+  int free_slots_           = 0;
+  double busy_seconds_      = 0;
+  std::uint64_t switches_   = 0;
   std::vector<std::string> kinds_;
   std::vector<SwitchCounts> switches_of_kind_; // by kind_of()
   double smt_slowdown_ = 1;

@@ -144,9 +144,12 @@ bool Proc::park(double timeout)
 
 // Only a parked process needs the semaphore; waking a running one just leaves a note, which
 // spares the engine a simcall.
-void Proc::wake()
+void Proc::wake(bool sync)
 {
-  if (running != nullptr && running != this && running->on_cpu_) waker_slot_ = running->slot_;
+  if (running != nullptr && running != this && running->on_cpu_) {
+    waker_slot_ = running->slot_;
+    waker_sync_ = sync;
+  }
   if (!parked_) {
     wake_pending_ = true;
     return;

@@ -56,8 +56,10 @@ public:
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
   /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
-  /// Called by the running process (the waker), whose CPU decides what the wake-up costs.
-  void wake();
+  /// Called by the running process (the waker), whose CPU decides what the wake-up costs. sync
+  /// says the waker is about to sleep (a message sent on a socket, WF_SYNC): with per-CPU run
+  /// queues the woken process may then wait on the waker's CPU rather than on its own.
+  void wake(bool sync = false);
   /// The process ends: its accrued work is simulated and its CPU given up.
   void exit();
 
@@ -104,6 +106,7 @@ private:
   double vlag_            = 0;
   double deadline_        = 0;
   bool placed_            = false;
+  int rq_                 = 0; // the run queue it waits in or last ran from
   double pending_work_    = 0;
   double pending_stall_   = 0;
   double pending_idle_    = 0; // idle-exit latency before the accrued work: not CPU-busy
@@ -115,6 +118,7 @@ private:
   bool parked_            = false; // asleep on (or about to sleep on) the semaphore
   bool wake_pending_      = false; // woken while not parked
   int waker_slot_         = -1;    // where the process that woke this one ran (-1: a timeout)
+  bool waker_sync_        = false; // and whether that wake-up was WF_SYNC
   int kind_               = 0;     // Cpu::kind_of(name_), for its switch counts
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   double working_set_   = 0;

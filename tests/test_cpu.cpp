@@ -540,3 +540,87 @@ TEST_CASE("CPU: EEVDF shares one CPU between CPU-bound processes slice by slice"
     CHECK(d <= 30 * kSlice + 1e-12);
   }
 }
+
+namespace {
+struct Ran {
+  double at = -1;
+  int slot  = -1;
+};
+
+// Per-CPU run queues on three CPUs. s runs on CPU 0 until 0.1 ms and sleeps; h0, which found no
+// CPU free at 0, then takes CPU 0 until 5.1 ms and h2 holds CPU 2 until 5 ms. At 1 ms w, on CPU 1,
+// wakes s (synchronously or not) and sleeps at 1.5 ms. Returns when and where s runs again.
+Ran wake_with_no_cpu_idle(bool sync, double migration_cost, sim::RunQueues queues = sim::RunQueues::PerCpu)
+{
+  auto params           = test::quiet_cpu(3);
+  params.time_slice     = 10 * ms;
+  params.run_queues     = queues;
+  params.migration_cost = migration_cost;
+  Harness h(params);
+  Proc& s = h.proc("s");
+  Ran ran;
+  h.start(s, [&](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.sleep(sim::kCpu);
+    p.flush();
+    ran = {Harness::now(), p.slot()};
+  });
+  h.start(h.proc("w"), [&](Proc& p) {
+    p.work(1 * ms * 1e9);
+    p.flush();
+    s.wake(sync);
+    p.work(0.5 * ms * 1e9);
+    p.sleep(sim::kCpu);
+  });
+  h.start(h.proc("h2"), [](Proc& p) {
+    p.work(5 * ms * 1e9);
+    p.flush();
+  });
+  h.start(h.proc("h0"), [](Proc& p) {
+    p.work(5 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  return ran;
+}
+} // namespace
+
+TEST_CASE("CPU: with per-CPU run queues a woken process waits on its own CPU while cache-hot", "[cpu]")
+{
+  const Ran ran = wake_with_no_cpu_idle(false, 5 * ms);
+  CHECK(ran.at == Approx(5.1 * ms)); // behind h0, though CPU 1 goes idle at 1.5 ms
+  CHECK(ran.slot == 0);
+}
+
+TEST_CASE("CPU: with per-CPU run queues an idle CPU pulls a waiting process gone cache-cold", "[cpu]")
+{
+  const Ran ran = wake_with_no_cpu_idle(false, 1 * ms); // s left its CPU 1.4 ms before CPU 1 idles
+  CHECK(ran.at == Approx(1.5 * ms));
+  CHECK(ran.slot == 1);
+}
+
+TEST_CASE("CPU: with per-CPU run queues a synchronous wake-up waits on the waker's CPU", "[cpu]")
+{
+  const Ran ran = wake_with_no_cpu_idle(true, 5 * ms);
+  CHECK(ran.at == Approx(1.5 * ms)); // when w sleeps, however hot s is on CPU 0
+  CHECK(ran.slot == 1);
+}
+
+TEST_CASE("CPU: with one run queue the first CPU freed takes the woken process", "[cpu]")
+{
+  const Ran ran = wake_with_no_cpu_idle(false, 5 * ms, sim::RunQueues::Global);
+  CHECK(ran.at == Approx(1.5 * ms));
+  CHECK(ran.slot == 1);
+}
+
+TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "[cpu]")
+{
+  auto params       = test::quiet_cpu(2);
+  params.time_slice = 1 * ms;
+  params.run_queues = sim::RunQueues::PerCpu;
+  Harness h(params);
+  const std::vector<double> done = finish_times(h, 4, 10 * ms);
+  for (double d : done) CHECK(d <= 20 * ms + 1e-9);
+  CHECK(h.cpu.busy_seconds(Harness::now()) == Approx(40 * ms));
+  CHECK(h.cpu.migrations() == 0); // two to a queue, never pulled: each queue is busy to the end
+}
