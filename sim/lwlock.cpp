@@ -38,10 +38,13 @@ LWLock::LWLock(std::string name, WaitEventId event, const LWLockParams& params)
 }
 
 // The state word is read and compare-and-swapped whether or not the lock is free; with the old
-// implementation the whole check runs under the lock's spinlock.
+// implementation the whole check runs under the lock's spinlock. LWLockAttemptLock loads the word
+// before its compare-and-swap, so a line last written by another core crosses twice: shared for
+// the load, then taken back for the write (9.5+; 9.4's TAS writes at once).
 bool LWLock::attempt(Proc& proc, LWLockMode mode)
 {
   proc.stall(params_.op_cost);
+  if (!params_.spinlock_impl) line_.read(proc);
   const double waited = line_.rmw(proc, params_.spinlock_impl ? params_.list_hold : 0.0);
   if (params_.spinlock_impl && waited > params_.spin_delay_after) stats_.spindelay++;
   // The state word is seen once the line is ours: at the process's own time after the atomic.
