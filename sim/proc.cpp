@@ -21,6 +21,11 @@ Proc::Proc(std::string name, int id, Cpu& cpu)
 {
 }
 
+void Proc::catch_up(double lag)
+{
+  if (local_time() - now() > lag) flush();
+}
+
 double Proc::local_time() const
 {
   if (pending_work_ == 0 && pending_stall_ == 0 && pending_idle_ == 0) return now();

@@ -42,6 +42,9 @@ public:
   void stall(double seconds) { pending_stall_ += seconds; }
   /// Gets a CPU if the process has none and simulates the accrued work on it.
   void flush();
+  /// flush() if the accrued work would take more than `lag` seconds: before reading shared state
+  /// that others change faster than a whole flush interval would notice.
+  void catch_up(double lag);
   /// Simulated time at which this process's accrued work will be done.
   double local_time() const;
   /// Seconds that ref_ns of work takes on this process's CPU now.

@@ -191,6 +191,32 @@ TEST_CASE("LWLock: LWLockWaitForVar waits for a variable update or the release",
   CHECK(free_at == Approx(2 * ms));
 }
 
+TEST_CASE("LWLock: LWLockWaitForVar by a reader running ahead sees a hold begun before its own time", "[lwlock]")
+{
+  // The flusher's work is accrued, not simulated: at engine time 0 it is already at 1 ms, in
+  // the middle of a hold from 0.5 to 1.5 ms that has not begun on the engine's clock.
+  Harness h(test::quiet_cpu(4));
+  LWLock lock("WALInsertLock", kLockEvent, free_params());
+  bool free_result   = false;
+  std::uint64_t seen = 0;
+  double returned_at = -1;
+  h.start(h.proc("inserter"), [&](Proc& p) {
+    at(p, 0.5 * ms);
+    lock.acquire(p, LWLockMode::Exclusive);
+    p.work(ms * 1e9);
+    p.flush();
+    lock.release_clear_var(p, 0);
+  });
+  h.start(h.proc("flusher"), [&](Proc& p) {
+    p.work(ms * 1e9);
+    free_result = lock.wait_for_var(p, 0, &seen);
+    returned_at = p.local_time();
+  });
+  h.run(1);
+  CHECK(free_result);
+  CHECK(returned_at >= 1.5 * ms);
+}
+
 TEST_CASE("LWLock: releasing a lock one does not hold is an error", "[lwlock]")
 {
   Harness h(test::quiet_cpu(2));
