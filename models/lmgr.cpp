@@ -23,6 +23,7 @@ void LockManager::ReleaseXactLock(Backend& me)
   if (me.xact_lock_waiters.empty()) return;
   for (Backend* w : me.xact_lock_waiters) {
     me.proc.stall(scenario_.hardware.os.futex_wake);
+    me.proc.flush(); // the waiter wakes at the committer's time, not before its commit has run
     w->proc.wake();
   }
   me.xact_lock_waiters.clear();
@@ -53,6 +54,7 @@ void LockManager::UnlockTuple(Backend& me, TupleLock& lock)
   lock.holder = lock.waiters.front();
   lock.waiters.erase(lock.waiters.begin());
   me.proc.stall(scenario_.hardware.os.futex_wake);
+  me.proc.flush();
   lock.holder->proc.wake();
 }
 

@@ -90,6 +90,7 @@ bool SyncRequestQueue::ForwardSyncRequest(sim::Proc& me, const FileTag& tag)
   stats_.requests++;
   if (nudge) {
     me.stall(params_.set_latch);
+    me.flush();
     absorber_->wake();
     stats_.nudges++;
   }

@@ -14,6 +14,9 @@ bool Latch::set(Proc& setter)
   is_set_ = true;
   if (!maybe_sleeping_) return false;
   setter.stall(signal_cost_);
+  // The owner wakes when the signal is sent, at the setter's own time, not at the engine's
+  // clock behind it.
+  setter.flush();
   owner_.wake();
   return true;
 }

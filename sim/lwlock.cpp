@@ -254,6 +254,7 @@ void LWLock::wakeup(Proc& releaser)
   for (Proc* w : woken) {
     w->lw_waiting = false;
     releaser.stall(params_.wake_cost);
+    releaser.flush(); // the waiter wakes at the releaser's time, after its futex call
     w->wake();
   }
 }
@@ -307,6 +308,7 @@ void LWLock::wake_var_waiters(Proc& proc)
   for (Proc* w : woken) {
     w->lw_waiting = false;
     proc.stall(params_.wake_cost);
+    proc.flush();
     w->wake();
   }
 }

@@ -59,7 +59,8 @@ public:
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
   /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
-  /// Called by the running process (the waker), whose CPU decides what the wake-up costs. sync
+  /// Called by the running process (the waker), whose CPU decides what the wake-up costs; it
+  /// flushes first, since the wake-up takes effect at the engine's clock, not its own time. sync
   /// says the waker is about to sleep (a message sent on a socket, WF_SYNC): with per-CPU run
   /// queues the woken process may then wait on the waker's CPU rather than on its own.
   void wake(bool sync = false);

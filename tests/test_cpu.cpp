@@ -282,7 +282,8 @@ TEST_CASE("Cache line: eight contending cores pay far more than one", "[cpu][cac
   CHECK(mean_atomic_cost(8) > 3 * 61e-9);
 }
 
-TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at the setter's cost", "[latch]")
+TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at the setter's own time and cost",
+          "[latch]")
 {
   Harness h(test::quiet_cpu(2));
   Proc& owner  = h.proc("walwriter");
@@ -300,6 +301,7 @@ TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at th
   });
   h.start(setter, [&](Proc& p) {
     at(p, 3 * ms);
+    p.work(1 * ms * 1e9); // accrued, not yet simulated: the signal is sent at 4 ms
     latch.set(p);
     latch.set(p); // already set: free
     p.flush();
@@ -309,8 +311,8 @@ TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at th
   CHECK_FALSE(first);
   CHECK(t_first == Approx(1 * ms));
   CHECK(second);
-  CHECK(t_second == Approx(3 * ms));
-  CHECK(setter_done == Approx(3 * ms + 2 * us));
+  CHECK(t_second == Approx(4 * ms + 2 * us));
+  CHECK(setter_done == Approx(4 * ms + 2 * us));
   CHECK_FALSE(third);
 }
 
