@@ -112,6 +112,8 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   c.busy_wakeup_cpu           = o.duration("busy_wakeup_cpu", "0s", 0, 0.1);
   os.futex_wake               = o.duration("futex_wake", std::nullopt, 0, 0.01);
   os.signal                   = o.duration("signal", std::nullopt, 0, 0.01);
+  os.signal_handler           = o.duration("signal_handler", "1us", 0, 0.01);
+  os.wait_set                 = o.duration("wait_set", "2us", 0, 0.01);
   os.pwrite                   = o.duration("pwrite", std::nullopt, 0, 0.01);
   os.pwrite_per_kb            = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
   os.fdatasync_cpu            = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
@@ -214,6 +216,9 @@ Policies read_policies(Object o)
   p.lwlock.spinlock_impl    = lw.choice("implementation", "atomic", {"atomic", "spinlock"}) == "spinlock";
   p.lwlock.list_hold        = lw.duration("wait_list_hold", "30ns", 0, 1e-4);
   p.lwlock.spin_delay_after = lw.duration("spin_delay_after", "50us", 1e-7, 1);
+  Object latch              = o.object("latch");
+  p.latch.signal_always     = latch.choice("signal", "if_sleeping", {"if_sleeping", "always"}) == "always";
+  p.latch.wait_set_per_call = latch.choice("wait_set", "reused", {"reused", "per_call"}) == "per_call";
   return p;
 }
 
@@ -258,8 +263,11 @@ Scenario read_scenario(const sim::config::Document& doc)
   s.run.checkpoint_at_start = run.boolean("checkpoint_at_start", true);
   s.run.workload            = run.choice("workload", "pgbench", {"pgbench", "seqscan"});
   if (s.run.workload == "seqscan") s.scan = read_scan(root);
-  s.policies.lwlock.wake_cost = s.hardware.os.futex_wake;
-  s.policies.lwlock.op_cost   = s.costs.lwlock_acquire * 1e-9 * s.hardware.cpu.reference_hz / s.hardware.cpu.clock_hz;
+  s.policies.lwlock.wake_cost     = s.hardware.os.futex_wake;
+  s.policies.latch.signal         = s.hardware.os.signal;
+  s.policies.latch.signal_handler = s.hardware.os.signal_handler;
+  s.policies.latch.wait_set       = s.hardware.os.wait_set;
+  s.policies.lwlock.op_cost = s.costs.lwlock_acquire * 1e-9 * s.hardware.cpu.reference_hz / s.hardware.cpu.clock_hz;
   if (s.pgbench.clients > s.settings.max_connections)
     reader.fail("/pgbench/clients", "expected at most max_connections (" + std::to_string(s.settings.max_connections) +
                                         ") clients, got " + std::to_string(s.pgbench.clients));

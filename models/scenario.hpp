@@ -9,6 +9,7 @@
 #include "models/scan_scenario.hpp"
 #include "sim/config.hpp"
 #include "sim/cpu.hpp"
+#include "sim/latch.hpp"
 #include "sim/lwlock.hpp"
 #include "sim/nvme.hpp"
 
@@ -19,13 +20,15 @@ namespace pg {
 
 /// Costs of the operating system that PostgreSQL pays through system calls, in seconds.
 struct OsCosts {
-  double futex_wake    = 1.5e-6; // PGSemaphoreUnlock of a sleeping process
-  double signal        = 3e-6;   // kill() to set another process's latch
-  double pwrite        = 2e-6;   // one write() system call into the page cache
-  double pwrite_per_kb = 0.1e-6; // copying each kB into the page cache
-  double fdatasync_cpu = 10e-6;  // CPU spent in the kernel by fdatasync(), besides the device
-  double socket_send   = 2e-6;   // send() of a protocol message on loopback
-  double socket_recv   = 2e-6;   // recv() of a protocol message
+  double futex_wake     = 1.5e-6; // PGSemaphoreUnlock of a sleeping process
+  double signal         = 3e-6;   // kill() to set another process's latch
+  double signal_handler = 1e-6;   // receiving that signal, before PostgreSQL 14 (handler, sigreturn)
+  double wait_set       = 2e-6;   // WaitLatch's per-call epoll set in 9.6-13 (create, add, close)
+  double pwrite         = 2e-6;   // one write() system call into the page cache
+  double pwrite_per_kb  = 0.1e-6; // copying each kB into the page cache
+  double fdatasync_cpu  = 10e-6;  // CPU spent in the kernel by fdatasync(), besides the device
+  double socket_send    = 2e-6;   // send() of a protocol message on loopback
+  double socket_recv    = 2e-6;   // recv() of a protocol message
 };
 
 struct HardwareSpec {
@@ -125,6 +128,7 @@ struct Policies {
   bool clog_group_update           = true;
   bool procarray_group_clear       = true;
   sim::LWLockParams lwlock;
+  sim::LatchParams latch; // signal_always and wait_set_per_call; the costs come from hardware.os
 };
 
 enum class Script { TpcbLike, SimpleUpdate, SelectOnly, TpcbFunc, InsertOnly };

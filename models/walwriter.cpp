@@ -4,7 +4,7 @@
 namespace pg {
 
 WalWriter::WalWriter(Backend& me, Xlog& xlog, const Scenario& scenario, const WaitEvents& events)
-    : me_(me), xlog_(xlog), scenario_(scenario), ev_(events), latch_(me.proc, scenario.hardware.os.signal)
+    : me_(me), xlog_(xlog), scenario_(scenario), ev_(events), latch_(me.proc, scenario.policies.latch)
 {
 }
 

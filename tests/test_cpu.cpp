@@ -288,7 +288,9 @@ TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at th
   Harness h(test::quiet_cpu(2));
   Proc& owner  = h.proc("walwriter");
   Proc& setter = h.proc("backend");
-  sim::Latch latch(owner, 2 * us);
+  sim::LatchParams params;
+  params.signal = 2 * us;
+  sim::Latch latch(owner, params);
   bool first = true, second = false, third = false;
   double t_first = -1, t_second = -1, setter_done = -1;
   h.start(owner, [&](Proc&) {
@@ -314,6 +316,66 @@ TEST_CASE("Latch: WaitLatch times out, and SetLatch wakes a sleeping owner at th
   CHECK(t_second == Approx(4 * ms + 2 * us));
   CHECK(setter_done == Approx(4 * ms + 2 * us));
   CHECK_FALSE(third);
+}
+
+namespace {
+struct AwakeSetResult {
+  bool signalled     = false;
+  double setter_done = -1;
+  double owner_back  = -1;
+};
+
+// The owner is busy until 1 ms, so the setter (at 0.5 ms) finds it awake, then it waits.
+AwakeSetResult set_latch_of_awake_owner(const sim::LatchParams& params)
+{
+  Harness h(test::quiet_cpu(2));
+  Proc& owner  = h.proc("walwriter");
+  Proc& setter = h.proc("backend");
+  sim::Latch latch(owner, params);
+  AwakeSetResult r;
+  h.start(owner, [&](Proc& p) {
+    p.work(1 * ms * 1e9);
+    latch.wait(10 * ms, 1);
+    p.flush();
+    r.owner_back = Harness::now();
+  });
+  h.start(setter, [&](Proc& p) {
+    at(p, 0.5 * ms);
+    r.signalled = latch.set(p);
+    p.flush();
+    r.setter_done = Harness::now();
+  });
+  h.run(1);
+  return r;
+}
+} // namespace
+
+TEST_CASE("Latch: from PostgreSQL 14 SetLatch does not signal an owner that is awake", "[latch]")
+{
+  sim::LatchParams params;
+  params.signal          = 2 * us;
+  const AwakeSetResult r = set_latch_of_awake_owner(params);
+  CHECK_FALSE(r.signalled);
+  CHECK(r.setter_done == Approx(0.5 * ms));
+  CHECK(r.owner_back == Approx(1 * ms));
+}
+
+TEST_CASE("Latch: before PostgreSQL 14 SetLatch signals an owner that is awake, which pays the handler and a "
+          "wait set per WaitLatch",
+          "[latch]")
+{
+  sim::LatchParams params;
+  params.signal            = 2 * us;
+  params.signal_always     = true;
+  params.signal_handler    = 1 * us;
+  params.wait_set_per_call = true;
+  params.wait_set          = 3 * us;
+  const AwakeSetResult r   = set_latch_of_awake_owner(params);
+  CHECK(r.signalled);
+  CHECK(r.setter_done == Approx(0.5 * ms + 2 * us));
+  // The latch is set, so WaitLatch returns at once, after building its wait set and running
+  // the handler of the signal that came while the owner was busy.
+  CHECK(r.owner_back == Approx(1 * ms + 4 * us));
 }
 
 TEST_CASE("Cache line: an operation takes the line before one booked later by a process ahead in time",
