@@ -53,6 +53,8 @@ public:
   void heap_page_prune_opt(Backend& me, Relation& rel, std::uint32_t block);
 
 private:
+  bool XidMayBeRunning(Backend& me, TransactionId xid);
+
   // bufmgr.c
   void PinBuffer(Backend& me, HeapPage& page);
   void UnpinBuffer(Backend& me, HeapPage& page);

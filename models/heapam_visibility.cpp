@@ -37,6 +37,16 @@ void Heapam::SetHintBits(Backend& me, Relation& rel, HeapPage& page, TupleVersio
   MarkBufferDirtyHint(me, rel, page);
 }
 
+// Whether an unhinted xmin or xmax may still be running, asked before pg_xact is. PostgreSQL 9.6
+// asks the snapshot (commit 8a7d0701814, 2015); until 9.5 TransactionIdIsInProgress scanned the
+// ProcArray under ProcArrayLock, and a transaction that ended after the snapshot was taken then
+// goes on to the pg_xact lookup and gets its hint bit.
+bool Heapam::XidMayBeRunning(Backend& me, TransactionId xid)
+{
+  if (scenario_.policies.in_progress_test == InProgressTest::Snapshot) return me.snapshot.contains(xid);
+  return procarray_.TransactionIdIsInProgress(me, xid);
+}
+
 bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq)
 {
   const Snapshot& snap = me.snapshot;
@@ -44,29 +54,27 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
   if (!(t.infomask & HEAP_XMIN_COMMITTED)) {
     if (t.infomask & HEAP_XMIN_INVALID) return false;
     if (t.xmin == me.xid) return t.xmax != me.xid; // our own row: visible unless we updated it since
-    if (snap.contains(t.xmin)) return false;
+    if (XidMayBeRunning(me, t.xmin)) return false;
     if (TransactionIdDidCommit(me, clog_, t.xmin)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_COMMITTED, t.xmin);
     } else {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_INVALID, InvalidTransactionId);
       return false;
     }
-  } else if ((t.infomask & HEAP_XMIN_FROZEN) != HEAP_XMIN_FROZEN && snap.contains(t.xmin)) {
-    return false; // committed, but not as of our snapshot
   }
+  if ((t.infomask & HEAP_XMIN_FROZEN) != HEAP_XMIN_FROZEN && snap.contains(t.xmin))
+    return false; // committed, but not as of our snapshot
   if (t.infomask & HEAP_XMAX_INVALID) return true;
   if (!(t.infomask & HEAP_XMAX_COMMITTED)) {
     if (t.xmax == me.xid) return false; // updated by us in an earlier command
-    if (snap.contains(t.xmax)) return true;
+    if (XidMayBeRunning(me, t.xmax)) return true;
     if (!TransactionIdDidCommit(me, clog_, t.xmax)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
       return true;
     }
     SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_COMMITTED, t.xmax);
-  } else if (snap.contains(t.xmax)) {
-    return true;
   }
-  return false;
+  return snap.contains(t.xmax); // a deletion not yet committed as of our snapshot leaves it visible
 }
 
 // HeapTupleSatisfiesVacuum, answering only "dead to everybody?" as heap_page_prune needs.

@@ -1,6 +1,8 @@
 /* ProcArray and transaction id assignment (procarray.c, varsup.c; PostgreSQL 15). */
 #include "models/procarray.hpp"
 
+#include "models/transam.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -90,6 +92,8 @@ bool ProcArray::TransactionIdIsInProgress(Backend& me, TransactionId xid)
 {
   // Anything older than the oldest xid running at our last snapshot cannot still run.
   if (xid < me.RecentXmin) return false;
+  // Asked about it a moment ago and found it ended (a common case for a tuple's xmin and xmax).
+  if (TransactionIdIsKnownCompleted(me, xid)) return false;
   if (xid == me.xid) return true;
   ProcArrayLock_.acquire(me.proc, sim::LWLockMode::Shared);
   me.proc.work(scan_cost());

@@ -25,22 +25,24 @@ constexpr double TB = 1024.0 * GB;
 template <typename E>
 using Names = std::vector<std::pair<std::string, E>>;
 
-const Names<WalWriterWakeup> kWakeups = {{"always", WalWriterWakeup::Always},
-                                         {"unflushed_page", WalWriterWakeup::UnflushedPage},
-                                         {"unwritten_page", WalWriterWakeup::UnwrittenPage},
-                                         {"hibernating", WalWriterWakeup::Hibernating}};
-const Names<WalWriterFlush> kFlushes  = {{"all_written", WalWriterFlush::AllWritten},
-                                         {"delay_or_flush_after", WalWriterFlush::DelayOrFlushAfter}};
-const Names<HintBitRule> kHintRules   = {{"always", HintBitRule::Always},
-                                         {"flushed", HintBitRule::Flushed},
-                                         {"flushed_or_page_lsn", HintBitRule::FlushedOrPageLsn}};
-const Names<Script> kScripts          = {{"tpcb-like", Script::TpcbLike},
-                                         {"simple-update", Script::SimpleUpdate},
-                                         {"select-only", Script::SelectOnly},
-                                         {"tpcb-func", Script::TpcbFunc},
-                                         {"insert-only", Script::InsertOnly}};
-const Names<Protocol> kProtocols      = {
-         {"simple", Protocol::Simple}, {"extended", Protocol::Extended}, {"prepared", Protocol::Prepared}};
+const Names<WalWriterWakeup> kWakeups        = {{"always", WalWriterWakeup::Always},
+                                                {"unflushed_page", WalWriterWakeup::UnflushedPage},
+                                                {"unwritten_page", WalWriterWakeup::UnwrittenPage},
+                                                {"hibernating", WalWriterWakeup::Hibernating}};
+const Names<WalWriterFlush> kFlushes         = {{"all_written", WalWriterFlush::AllWritten},
+                                                {"delay_or_flush_after", WalWriterFlush::DelayOrFlushAfter}};
+const Names<HintBitRule> kHintRules          = {{"always", HintBitRule::Always},
+                                                {"flushed", HintBitRule::Flushed},
+                                                {"flushed_or_page_lsn", HintBitRule::FlushedOrPageLsn}};
+const Names<InProgressTest> kInProgressTests = {{"snapshot", InProgressTest::Snapshot},
+                                                {"procarray", InProgressTest::ProcArray}};
+const Names<Script> kScripts                 = {{"tpcb-like", Script::TpcbLike},
+                                                {"simple-update", Script::SimpleUpdate},
+                                                {"select-only", Script::SelectOnly},
+                                                {"tpcb-func", Script::TpcbFunc},
+                                                {"insert-only", Script::InsertOnly}};
+const Names<Protocol> kProtocols             = {
+                {"simple", Protocol::Simple}, {"extended", Protocol::Extended}, {"prepared", Protocol::Prepared}};
 
 template <typename E>
 E choose(Object& o, const std::string& key, const std::string& def, const Names<E>& names)
@@ -210,6 +212,7 @@ Policies read_policies(Object o)
   p.walwriter_wakeup        = choose(o, "walwriter_wakeup", "unflushed_page", kWakeups);
   p.walwriter_flush         = choose(o, "walwriter_flush", "delay_or_flush_after", kFlushes);
   p.hint_bits               = choose(o, "hint_bits", "flushed_or_page_lsn", kHintRules);
+  p.in_progress_test        = choose(o, "in_progress_test", "snapshot", kInProgressTests);
   p.clog_group_update       = o.boolean("clog_group_update", true);
   p.procarray_group_clear   = o.boolean("procarray_group_clear", true);
   Object lw                 = o.object("lwlock");

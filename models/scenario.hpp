@@ -121,10 +121,16 @@ enum class HintBitRule {
   FlushedOrPageLsn, // ... or when the page's LSN is at or past the commit record
 };
 
+enum class InProgressTest {
+  Snapshot,  // XidInMVCCSnapshot: the snapshot says whether the transaction still runs (9.6+)
+  ProcArray, // TransactionIdIsInProgress: a scan of the ProcArray under ProcArrayLock (to 9.5)
+};
+
 struct Policies {
   WalWriterWakeup walwriter_wakeup = WalWriterWakeup::UnflushedPage;
   WalWriterFlush walwriter_flush   = WalWriterFlush::DelayOrFlushAfter;
   HintBitRule hint_bits            = HintBitRule::FlushedOrPageLsn;
+  InProgressTest in_progress_test  = InProgressTest::Snapshot;
   bool clog_group_update           = true;
   bool procarray_group_clear       = true;
   sim::LWLockParams lwlock;

@@ -9,6 +9,12 @@
 namespace pg {
 
 bool TransactionIdDidCommit(Backend& me, Clog& clog, TransactionId xid);
+/// TransactionIdIsKnownCompleted: the transaction is in the single-entry cache, which holds
+/// final states only, so it has ended.
+inline bool TransactionIdIsKnownCompleted(const Backend& me, TransactionId xid)
+{
+  return xid == me.cachedFetchXid;
+}
 /// The LSN an asynchronous commit must be flushed to before its hint bits may be set.
 XLogRecPtr TransactionIdGetCommitLSN(Backend& me, Clog& clog, TransactionId xid);
 

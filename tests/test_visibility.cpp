@@ -175,3 +175,71 @@ TEST_CASE("SetHintBits, page-LSN rule: a page already past the commit LSN takes 
     CHECK((pg::version_at(past_row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
   });
 }
+
+namespace {
+struct InProgressResult {
+  bool visible_running       = true;  // read while the writer still runs
+  bool visible_ended         = true;  // read after it committed, with the snapshot taken before
+  std::uint64_t procarray_sh = 0;     // ProcArrayLock shared acquisitions by the two reads
+  std::uint64_t clog_sh      = 0;     // CLogControlLock shared acquisitions by the two reads
+  bool hinted                = false; // the committed hint is set after the second read
+};
+
+// A writer inserts a version and commits at 1 ms; a reader takes its snapshot at 0.5 ms, while
+// the writer runs, and reads the version at 0.7 ms and again at 2 ms.
+InProgressResult read_around_commit(pg::InProgressTest test)
+{
+  auto s                           = test::txn_scenario(HintBitRule::Always);
+  s.policies.in_progress_test      = test;
+  s.policies.procarray_group_clear = false;
+  TxnRig rig(s);
+  InProgressResult r;
+  rig.run({[&](Backend& writer) {
+             rig.xact.StartTransaction(writer);
+             const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
+             writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
+             TxnRig::put_version(rig.logged, 1, xid);
+             writer.proc.flush();
+             test::at(writer.proc, 1e-3);
+             rig.xact.CommitTransaction(writer);
+             writer.proc.flush();
+           },
+           [&](Backend& reader) {
+             test::at(reader.proc, 0.5e-3);
+             rig.procarray.GetSnapshotData(reader);
+             const auto pa0   = rig.procarray.lock().stats().shacq;
+             const auto cl0   = rig.shacq();
+             pg::HeapRow& row = rig.logged.row(1);
+             test::at(reader.proc, 0.7e-3);
+             r.visible_running = rig.heap.HeapTupleSatisfiesMVCC(reader, rig.logged, rig.logged.page(0), row, 0);
+             test::at(reader.proc, 2e-3);
+             r.visible_ended = rig.heap.HeapTupleSatisfiesMVCC(reader, rig.logged, rig.logged.page(0), row, 0);
+             r.procarray_sh  = rig.procarray.lock().stats().shacq - pa0;
+             r.clog_sh       = rig.shacq() - cl0;
+             r.hinted        = (pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0;
+           }});
+  return r;
+}
+} // namespace
+
+TEST_CASE("HeapTupleSatisfiesMVCC, snapshot test (9.6+): a transaction running at the snapshot is never looked up",
+          "[visibility]")
+{
+  const InProgressResult r = read_around_commit(pg::InProgressTest::Snapshot);
+  CHECK_FALSE(r.visible_running);
+  CHECK_FALSE(r.visible_ended);
+  CHECK(r.procarray_sh == 0);
+  CHECK(r.clog_sh == 0);
+  CHECK_FALSE(r.hinted);
+}
+
+TEST_CASE("HeapTupleSatisfiesMVCC, ProcArray test (to 9.5): ProcArrayLock while it runs, then pg_xact and the hint",
+          "[visibility]")
+{
+  const InProgressResult r = read_around_commit(pg::InProgressTest::ProcArray);
+  CHECK_FALSE(r.visible_running);
+  CHECK_FALSE(r.visible_ended); // still invisible to a snapshot taken before the commit
+  CHECK(r.procarray_sh == 2);   // both reads scan the ProcArray
+  CHECK(r.clog_sh == 1);        // the second finds it ended and asks pg_xact
+  CHECK(r.hinted);
+}
