@@ -12,6 +12,21 @@ using pg::TransactionId;
 using pg::XLogRecPtr;
 using test::TxnRig;
 
+namespace {
+// The writer inserts row 1's only version at once and commits it at `commit_at`.
+void insert_then_commit_at(TxnRig& rig, Backend& writer, double commit_at)
+{
+  rig.xact.StartTransaction(writer);
+  const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
+  writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
+  TxnRig::put_version(rig.logged, 1, xid);
+  writer.proc.flush();
+  test::at(writer.proc, commit_at);
+  rig.xact.CommitTransaction(writer);
+  writer.proc.flush();
+}
+} // namespace
+
 TEST_CASE("TransactionLogFetch: the single-entry cache answers repeated questions without CLogControlLock",
           "[visibility]")
 {
@@ -36,16 +51,7 @@ TEST_CASE("HeapTupleSatisfiesVacuum: TransactionIdIsInProgress first, the CLOG o
           "[visibility]")
 {
   TxnRig rig(test::txn_scenario(HintBitRule::Always));
-  rig.run({[&](Backend& writer) {
-             rig.xact.StartTransaction(writer);
-             const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
-             writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
-             TxnRig::put_version(rig.logged, 1, xid);
-             writer.proc.flush();
-             test::at(writer.proc, 1e-3);
-             rig.xact.CommitTransaction(writer);
-             writer.proc.flush();
-           },
+  rig.run({[&](Backend& writer) { insert_then_commit_at(rig, writer, 1e-3); },
            [&](Backend& reader) {
              test::at(reader.proc, 0.5e-3);
              pg::HeapRow& row = rig.logged.row(1);
@@ -194,16 +200,7 @@ InProgressResult read_around_commit(pg::InProgressTest test)
   s.policies.procarray_group_clear = false;
   TxnRig rig(s);
   InProgressResult r;
-  rig.run({[&](Backend& writer) {
-             rig.xact.StartTransaction(writer);
-             const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
-             writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
-             TxnRig::put_version(rig.logged, 1, xid);
-             writer.proc.flush();
-             test::at(writer.proc, 1e-3);
-             rig.xact.CommitTransaction(writer);
-             writer.proc.flush();
-           },
+  rig.run({[&](Backend& writer) { insert_then_commit_at(rig, writer, 1e-3); },
            [&](Backend& reader) {
              test::at(reader.proc, 0.5e-3);
              rig.procarray.GetSnapshotData(reader);
