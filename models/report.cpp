@@ -151,6 +151,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
               {"context_switches_per_txn", r.cpu_switches_per_txn},
               {"switches_per_txn_by_process", by_process},
               {"migrations_per_txn", r.cpu_migrations_per_txn},
+              {"wakeup_preemptions_per_txn", r.cpu_wakeup_preemptions_per_txn},
               {"cache_refill_us_per_txn", r.cpu_refill_us_per_txn}};
   if (with_host)
     j["host_measurements"] = {{"wall_seconds", r.wall_seconds},

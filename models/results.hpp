@@ -47,11 +47,12 @@ struct RunResult {
   HintStats hints;
   std::vector<std::pair<std::string, RelationStats>> relations;
   std::uint64_t commits = 0, walwriter_cycles = 0, checkpoints = 0;
-  double cpu_busy_cores         = 0;
-  double cpu_us_per_txn         = 0;
-  double cpu_switches_per_txn   = 0; // context switches, as /proc/stat's ctxt counts them
-  double cpu_refill_us_per_txn  = 0; // CPU time refilling private caches after switches
-  double cpu_migrations_per_txn = 0; // processes moving between hardware threads (perf's cpu-migrations)
+  double cpu_busy_cores                 = 0;
+  double cpu_us_per_txn                 = 0;
+  double cpu_switches_per_txn           = 0; // context switches, as /proc/stat's ctxt counts them
+  double cpu_refill_us_per_txn          = 0; // CPU time refilling private caches after switches
+  double cpu_migrations_per_txn         = 0; // processes moving between hardware threads (perf's cpu-migrations)
+  double cpu_wakeup_preemptions_per_txn = 0; // running processes preempted by a woken one
   struct ProcessSwitches {
     std::string kind; // "backend", "pgbench", "walwriter", ...
     double voluntary = 0, involuntary = 0;

@@ -121,6 +121,8 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
       r.transactions > 0 ? static_cast<double>(cpu.switches()) / static_cast<double>(r.transactions) : 0;
   r.cpu_migrations_per_txn =
       r.transactions > 0 ? static_cast<double>(cpu.migrations()) / static_cast<double>(r.transactions) : 0;
+  r.cpu_wakeup_preemptions_per_txn =
+      r.transactions > 0 ? static_cast<double>(cpu.wakeup_preemptions()) / static_cast<double>(r.transactions) : 0;
   r.cpu_refill_us_per_txn = r.transactions > 0 ? cpu.refill_seconds() * 1e6 / static_cast<double>(r.transactions) : 0;
   const auto per_txn      = [&](std::uint64_t n) {
     return r.transactions > 0 ? static_cast<double>(n) / static_cast<double>(r.transactions) : 0;

@@ -8,6 +8,7 @@
 #include "models/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,24 @@ void read_cpu(Object o, sim::CpuParams& c)
   c.migration_cost  = cache.duration("migration_cost", "500us", 0, 1);
 }
 
+// CFS's sysctl_sched_wakeup_granularity: 1 ms scaled by 1 + log2 of the CPUs, at most 8
+// (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c of 2.6.32-6.5).
+double default_wakeup_granularity(const sim::CpuParams& c)
+{
+  const int cpus = std::min(8, c.sockets * c.cores_per_socket * c.threads_per_core);
+  return 1e-3 * (1 + std::floor(std::log2(std::max(1, cpus))));
+}
+
+void read_wakeup_preemption(Object o, sim::CpuParams& c)
+{
+  const bool preempt    = o.boolean("wakeup_preemption", false);
+  const double fallback = default_wakeup_granularity(c);
+  const double gran     = o.duration("wakeup_granularity", std::to_string(std::lround(fallback * 1e6)) + "us", 1e-6, 1);
+  c.wakeup_granularity  = preempt ? gran : 0;
+  if (preempt && c.scheduler != sim::Scheduler::Cfs)
+    o.fail("wakeup_preemption", "expected false unless scheduler is cfs (wake-up preemption is modelled for CFS only)");
+}
+
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
   c.time_slice                = o.duration("time_slice", std::nullopt, 1e-5, 1);
@@ -124,6 +143,7 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 
   const std::string queues = o.choice("run_queues", "global", {"global", "per_cpu"});
   c.run_queues             = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;
+  read_wakeup_preemption(o, c);
 }
 
 HardwareSpec read_hardware(Object o)

@@ -146,6 +146,7 @@ void Cpu::enqueue(Proc& proc, bool woken)
     move_to(proc, index);
     if (woken) proc.vruntime_ = std::max(proc.vruntime_, q.min_vruntime - params_.sleeper_credit);
     key = proc.vruntime_;
+    if (woken && params_.wakeup_granularity > 0) check_preempt_wakeup(proc, index);
     break;
   case Scheduler::Eevdf:
     proc.rq_ = index;
@@ -159,6 +160,32 @@ void Cpu::enqueue(Proc& proc, bool woken)
   }
   q.waiting.emplace(key, arrivals_++, &proc);
   waiting_++;
+}
+
+// CFS's check_preempt_wakeup() with wakeup_preempt_entity() (Linux 2.6.32-6.5): the woken process
+// is placed on the CPU it last ran on (select_task_rq_fair() with no idle CPU; with per-CPU queues,
+// the CPU whose queue it joined) and preempts what runs there when that is ahead of it in virtual
+// runtime by more than the granularity. A process back from a long sleep, placed by the sleeper
+// credit well behind the queue's minimum, thus preempts; one that slept briefly does not. The
+// running process gives way at its next flush (resched_curr() only sets a flag, acted on at the
+// next return to user space; the model's work between flushes is short), unless the woken process
+// got another CPU meanwhile.
+void Cpu::check_preempt_wakeup(Proc& woken, int index)
+{
+  int target = params_.run_queues == RunQueues::PerCpu ? index : woken.slot_;
+  if (target < 0) target = woken.waker_slot_;
+  if (target < 0) return;
+  Proc* curr = slots_[static_cast<std::size_t>(target)].holder;
+  if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr) return;
+  if (curr->vruntime_ - woken.vruntime_ <= params_.wakeup_granularity) return;
+  curr->preempt_for_ = &woken;
+}
+
+bool Cpu::preemption_due(const Proc& proc)
+{
+  if (proc.preempt_for_ == nullptr || proc.preempt_for_->granted) return false;
+  wakeup_preemptions_++;
+  return true;
 }
 
 void Cpu::charge(Proc& proc, double seconds)
@@ -340,6 +367,7 @@ void Cpu::release(Proc& proc, bool preempted)
   free_slots_++;
   proc.on_cpu_        = false;
   proc.off_cpu_since_ = now;
+  proc.preempt_for_   = nullptr;
   Queue& q            = queue_of(slot);
   if (params_.scheduler == Scheduler::Eevdf) remove_runnable(q, proc);
   q.min_vruntime = std::max(q.min_vruntime, proc.vruntime_);
@@ -350,8 +378,7 @@ void Cpu::release(Proc& proc, bool preempted)
   if (next == nullptr) return;
   q.min_vruntime = std::max(q.min_vruntime, std::min(next->vruntime_, proc.vruntime_));
   assign(*next, slot, now);
-  next->granted = true;
-  next->wake();
+  next->grant();
 }
 
 double Cpu::busy_seconds(double now) const
@@ -364,9 +391,10 @@ double Cpu::busy_seconds(double now) const
 
 void Cpu::reset_stats(double now)
 {
-  busy_seconds_ = 0;
-  switches_     = 0;
-  migrations_   = 0;
+  busy_seconds_       = 0;
+  switches_           = 0;
+  migrations_         = 0;
+  wakeup_preemptions_ = 0;
   std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
   refill_seconds_ = 0;
   stats_since_    = now;

@@ -51,6 +51,10 @@ struct CpuParams {
   /// CFS's credit to a waking process: its virtual runtime is set no lower than the queue's
   /// minimum less this (sched_latency / 2 with GENTLE_FAIR_SLEEPERS).
   double sleeper_credit = 6e-3;
+  /// CFS's wake-up preemption (check_preempt_wakeup()): a woken process that finds no idle CPU
+  /// preempts the process running on the CPU it last ran on when that one's virtual runtime is
+  /// ahead of its own by more than this granularity. 0: no wake-up preemption.
+  double wakeup_granularity = 0;
   /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit); the
   /// CPU is not busy meanwhile.
   double idle_wakeup = 20e-6;
@@ -105,6 +109,9 @@ public:
   bool has_waiters() const { return waiting_ > 0; }
   /// Whether a process that used its time slice should let a queued one run.
   bool should_yield(Proc& proc);
+  /// Whether a process asked to give way to a woken one (wake-up preemption) still should: the
+  /// woken process still waits for a CPU.
+  bool preemption_due(const Proc& proc);
   std::size_t run_queue_length() const { return waiting_; }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
@@ -141,6 +148,8 @@ public:
   /// Processes that ran on another hardware thread than the one they last ran on, since the last
   /// reset_stats() (perf's cpu-migrations).
   std::uint64_t migrations() const { return migrations_; }
+  /// Running processes that gave their CPU to a woken one, since the last reset_stats().
+  std::uint64_t wakeup_preemptions() const { return wakeup_preemptions_; }
   /// CPU time spent refilling private caches since the last reset_stats().
   double refill_seconds() const { return refill_seconds_; }
   void reset_stats(double now);
@@ -176,6 +185,7 @@ private:
   int queue_index(int slot) const;
   void move_to(Proc& proc, int index);
   int pick_free_slot(int preferred) const;
+  void check_preempt_wakeup(Proc& woken, int index);
 
   struct Slot {
     Proc* holder      = nullptr;
@@ -193,12 +203,13 @@ private:
   std::size_t waiting_ = 0;   // processes in all run queues
   // By core, the processes with a working set that ran there, most recent first.
   std::vector<std::list<Proc*>> recent_;
-  double refill_seconds_    = 0;
-  std::uint64_t migrations_ = 0;
-  std::uint64_t arrivals_   = 0;
-  int free_slots_           = 0;
-  double busy_seconds_      = 0;
-  std::uint64_t switches_   = 0;
+  double refill_seconds_            = 0;
+  std::uint64_t migrations_         = 0;
+  std::uint64_t wakeup_preemptions_ = 0;
+  std::uint64_t arrivals_           = 0;
+  int free_slots_                   = 0;
+  double busy_seconds_              = 0;
+  std::uint64_t switches_           = 0;
   std::vector<std::string> kinds_;
   std::vector<SwitchCounts> switches_of_kind_; // by kind_of()
   double smt_slowdown_ = 1;

@@ -50,6 +50,7 @@ void Proc::flush()
 {
   running = this;
   take_cpu();
+  preemption_point();
   if (pending_work_ == 0 && pending_stall_ == 0 && pending_idle_ == 0) return;
   const double ref_ns = pending_work_;
   const double stall  = pending_stall_ + pending_idle_;
@@ -66,12 +67,9 @@ void Proc::flush()
 void Proc::run(double seconds)
 {
   while (seconds > 0) {
+    preemption_point();
     if (slice_left_ <= 0) {
-      if (cpu_.should_yield(*this)) {
-        cpu_.release(*this, true);
-        cpu_.enqueue(*this, false);
-        while (!granted) park(-1);
-      }
+      if (cpu_.should_yield(*this)) yield_cpu();
       slice_left_ = cpu_.params().time_slice;
     }
     const double chunk = std::min(seconds, slice_left_);
@@ -83,12 +81,54 @@ void Proc::run(double seconds)
   }
 }
 
+// A running process that has to wait for a CPU again (its slice ended, or a woken process took its
+// CPU) may be inside sleep(), after its caller checked what it waits for: a wake-up meant for that
+// sleep must survive the wait for the CPU, or the process would sleep through it.
+void Proc::wait_for_grant(bool keep_wakes)
+{
+  keep_wakes_ = keep_wakes;
+  while (!granted) park(-1);
+  keep_wakes_ = false;
+  if (missed_wake_) {
+    missed_wake_  = false;
+    wake_pending_ = true;
+  }
+}
+
+// The run queue hands this process a CPU.
+void Proc::grant()
+{
+  granted   = true;
+  granting_ = true;
+  wake();
+  granting_ = false;
+}
+
+// Back to the run queue, still wanting to run (an involuntary switch), until a CPU is free again.
+void Proc::yield_cpu()
+{
+  cpu_.release(*this, true);
+  cpu_.enqueue(*this, false);
+  wait_for_grant(true);
+}
+
+// A woken process asked for this one's CPU (wake-up preemption): give way now if it still waits.
+void Proc::preemption_point()
+{
+  if (preempt_for_ == nullptr) return;
+  const bool due = cpu_.preemption_due(*this);
+  preempt_for_   = nullptr;
+  if (!due) return;
+  yield_cpu();
+  slice_left_ = cpu_.params().time_slice;
+}
+
 void Proc::take_cpu()
 {
   if (on_cpu_) return;
   if (!cpu_.try_take(*this, false)) {
     cpu_.enqueue(*this, false);
-    while (!granted) park(-1);
+    wait_for_grant(true);
   }
   slice_left_ = cpu_.params().time_slice;
 }
@@ -114,7 +154,8 @@ void Proc::resume()
   } else {
     const int waker = waker_slot_; // before the run queue's grant, itself a wake(), replaces it
     cpu_.enqueue(*this, true);
-    while (!granted) park(-1);
+    // Woken from a sleep: the caller checks again what it waits for once it runs.
+    wait_for_grant(false);
     const bool cross_cpu   = waker >= 0 && waker != slot_;
     const double interrupt = cross_cpu ? cpu_.params().busy_wakeup_cpu : 0.0;
     stall(cpu_.params().context_switch + interrupt);
@@ -151,6 +192,7 @@ bool Proc::park(double timeout)
 // spares the engine a simcall.
 void Proc::wake(bool sync)
 {
+  if (keep_wakes_ && !granting_) missed_wake_ = true;
   if (running != nullptr && running != this && running->on_cpu_) {
     waker_slot_ = running->slot_;
     waker_sync_ = sync;

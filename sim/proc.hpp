@@ -90,6 +90,10 @@ public:
 private:
   friend class Cpu;
   void take_cpu();
+  void yield_cpu();
+  void preemption_point();
+  void wait_for_grant(bool keep_wakes);
+  void grant();
   void give_up_cpu();
   void resume();
   void run(double seconds);
@@ -118,12 +122,16 @@ private:
   bool active_            = false;
   WaitEventId event_      = kCpu;
   double event_since_     = 0;
-  double syscall_seconds_ = 0;     // accrued system-call time not yet taken off the CPU time
-  bool parked_            = false; // asleep on (or about to sleep on) the semaphore
-  bool wake_pending_      = false; // woken while not parked
-  int waker_slot_         = -1;    // where the process that woke this one ran (-1: a timeout)
-  bool waker_sync_        = false; // and whether that wake-up was WF_SYNC
-  int kind_               = 0;     // Cpu::kind_of(name_), for its switch counts
+  double syscall_seconds_ = 0;       // accrued system-call time not yet taken off the CPU time
+  bool parked_            = false;   // asleep on (or about to sleep on) the semaphore
+  bool wake_pending_      = false;   // woken while not parked
+  int waker_slot_         = -1;      // where the process that woke this one ran (-1: a timeout)
+  bool waker_sync_        = false;   // and whether that wake-up was WF_SYNC
+  int kind_               = 0;       // Cpu::kind_of(name_), for its switch counts
+  Proc* preempt_for_      = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
+  bool keep_wakes_        = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
+  bool granting_          = false;   // the wake() under way is the run queue's grant
+  bool missed_wake_       = false;   // such a wake-up came meanwhile
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   double working_set_   = 0;
   int cache_core_       = -1;

@@ -4,6 +4,7 @@
 #include "sim_harness.hpp"
 
 #include <catch2/catch.hpp>
+#include <simgrid/s4u/Actor.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -687,4 +688,96 @@ TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "
   for (double d : done) CHECK(d <= 20 * ms + 1e-9);
   CHECK(h.cpu.busy_seconds(Harness::now()) == Approx(40 * ms));
   CHECK(h.cpu.migrations() == 0); // two to a queue, never pulled: each queue is busy to the end
+}
+
+namespace {
+// One CPU, CFS, 1 ms slices. A sleeper runs 0.1 ms and sleeps until 10.2 ms; a hog runs from
+// 0.1 ms in 10 us pieces (a flush after each), its slices ending at 10.1 ms and 11.1 ms. Returns how
+// long the sleeper waited for the CPU once awake, and how many times it preempted the hog.
+std::pair<double, std::uint64_t> wait_after_long_sleep(double wakeup_granularity)
+{
+  auto params               = test::quiet_cpu(1);
+  params.time_slice         = 1 * ms;
+  params.sleeper_credit     = 6 * ms;
+  params.wakeup_granularity = wakeup_granularity;
+  Harness h(params);
+  double waited = -1;
+  h.start(h.proc("sleeper"), [&](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.flush();
+    p.block_until(10.2 * ms, sim::kCpu);
+    p.flush();
+    waited = Harness::now() - 10.2 * ms;
+  });
+  h.start(h.proc("hog"), [](Proc& p) {
+    for (int i = 0; i < 2000; i++) {
+      p.work(10 * us * 1e9);
+      p.flush();
+    }
+  });
+  h.run(1);
+  return {waited, h.cpu.wakeup_preemptions()};
+}
+} // namespace
+
+TEST_CASE("CPU: without wake-up preemption a woken process waits for the running one's slice to end", "[cpu]")
+{
+  const auto [waited, preemptions] = wait_after_long_sleep(0);
+  CHECK(waited == Approx(0.9 * ms));
+  CHECK(preemptions == 0);
+}
+
+TEST_CASE("CPU: with CFS's wake-up preemption a process back from a long sleep takes the CPU at the next "
+          "flush",
+          "[cpu]")
+{
+  // The hog has run 10 ms since the sleeper last ran: the sleeper is that far behind in virtual
+  // runtime, more than the 1 ms granularity, so the hog gives way when its 10 us piece ends.
+  const auto [waited, preemptions] = wait_after_long_sleep(1 * ms);
+  CHECK(waited > 0);
+  CHECK(waited <= 10 * us + 1e-12);
+  CHECK(preemptions == 1);
+}
+
+TEST_CASE("CPU: a woken process less than the granularity behind the running one does not preempt it", "[cpu]")
+{
+  const auto [waited, preemptions] = wait_after_long_sleep(20 * ms);
+  CHECK(waited == Approx(0.9 * ms));
+  CHECK(preemptions == 0);
+}
+TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sleep() is not lost", "[cpu]")
+{
+  // On one CPU with FIFO turns, p sees nothing to do and calls sleep(); the work it still has
+  // ends its slice inside sleep()'s flush, so it waits for the CPU behind the hog. The wake-up
+  // meant for that sleep comes meanwhile; the sleep must return once p runs again.
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1 * ms;
+  params.scheduler  = sim::Scheduler::Fifo;
+  Harness h(params);
+  bool ready      = false;
+  double returned = -1;
+  Proc& p         = h.proc("p");
+  h.start(p, [&](Proc& self) {
+    self.work(0.9 * ms * 1e9);
+    self.flush();
+    if (!ready) {
+      self.work(0.5 * ms * 1e9);
+      self.sleep(sim::kCpu);
+    }
+    returned = Harness::now();
+  });
+  h.start(h.proc("hog"), [](Proc& self) {
+    self.work(5 * ms * 1e9);
+    self.flush();
+  });
+  h.simulation.spawn("waker", [&]() {
+    simgrid::s4u::this_actor::sleep_until(1.5 * ms); // p waits for the CPU from 1 ms to 2 ms
+    ready = true;
+    p.wake();
+  });
+  h.run(1);
+  // p ran its last 0.4 ms from 2 ms; its sleep then found the wake-up waiting (having given up the
+  // CPU, it waited for the hog's next slice to get it back). Had the wake-up been lost, p would
+  // sleep for ever.
+  CHECK(returned == Approx(3.4 * ms));
 }
