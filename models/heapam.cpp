@@ -188,10 +188,11 @@ void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
       const TransactionId updater = version_at(rel.row(rowid), seq).xmax;
       const bool running          = updater_in_progress(me, rel, page, rel.row(rowid), seq);
       page.content_lock.release(me.proc);
+      // heap_update gives up the content lock to wait, but keeps its pin until it returns
+      // TM_Updated: while backends queue for a row, its page cannot be pruned.
+      if (running) wait_for_updater(me, rel.row(rowid), updater, &have_tuple_lock);
       UnpinBuffer(me, page);
-      if (running) {
-        wait_for_updater(me, rel.row(rowid), updater, &have_tuple_lock);
-      } else {
+      if (!running) {
         // READ COMMITTED: EvalPlanQual follows the update chain and re-checks the next version.
         me.proc.work(costs_.heap_fetch + costs_.visibility_check + costs_.select_row);
         target = seq + 1;
