@@ -18,6 +18,20 @@ void Heapam::UnpinBuffer(Backend& me, HeapPage& page)
   page.pins--;
 }
 
+// The buffer lookup is paid either way; only a backend's first pin touches the shared state word.
+void Heapam::ReadBuffer(Backend& me, HeapPage& page, const HeapPage* held)
+{
+  if (&page == held)
+    me.proc.work(costs_.buffer_pin);
+  else
+    PinBuffer(me, page);
+}
+
+void Heapam::ReleaseBuffer(Backend& me, HeapPage& page, const HeapPage* held)
+{
+  if (&page != held) UnpinBuffer(me, page);
+}
+
 bool Heapam::needs_image(const HeapPage& page) const
 {
   return xlog_.needs_image(page.lsn);

@@ -19,6 +19,7 @@ constexpr double SizeOfBlockImageHeader     = 5;
 constexpr double SizeOfHeapUpdate           = 14;
 constexpr double SizeOfHeapHeader           = 5;
 constexpr double SizeOfHeapInsert           = 3;
+constexpr double SizeOfHeapLock             = 8; // xl_heap_lock: offnum, xmax, infobits_set, flags
 constexpr double SizeOfBtreeInsert          = 2;
 constexpr double SizeOfIndexTupleInt4       = 16;
 // A same-page update logs only the bytes that changed between the old and new tuple (prefix and
@@ -83,8 +84,9 @@ XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t ke
 // on one page); the heap_hot_search_buffer walk of a chain stops at the version visible to our
 // snapshot. A chain found dead to everybody gets its index entry killed (kill_prior_tuple), so
 // later scans skip it. Each heap page the scan reads is offered to heap_page_prune_opt first.
-std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid)
+std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid, HeapPage** scan_pin)
 {
+  if (scan_pin != nullptr) *scan_pin = nullptr;
   me.proc.work(costs_.index_descent);
   HeapRow& row      = rel.row(rowid);
   std::uint32_t seq = std::max(row.first_seq, row.killed_before);
@@ -94,8 +96,11 @@ std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid
     seq = std::max(seq, row.first_seq);
     if (version_at(row, seq).block != block) continue; // the chain here was pruned away
     bool all_dead;
-    const std::int64_t visible = heap_hot_search_buffer(me, rel, row, block, &seq, &all_dead);
-    if (visible >= 0) return visible;
+    const std::int64_t visible = heap_hot_search_buffer(me, rel, row, block, &seq, &all_dead, scan_pin != nullptr);
+    if (visible >= 0) {
+      if (scan_pin != nullptr) *scan_pin = &rel.page(block);
+      return visible;
+    }
     if (all_dead) row.killed_before = std::max(row.killed_before, seq);
   }
   return -1;
@@ -105,7 +110,7 @@ std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid
 // past the chain, and *all_dead says whether every member is surely dead to everybody
 // (HeapTupleIsSurelyDead: judged from hint bits alone).
 std::int64_t Heapam::heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow& row, std::uint32_t block,
-                                            std::uint32_t* seq, bool* all_dead)
+                                            std::uint32_t* seq, bool* all_dead, bool keep_pin)
 {
   HeapPage& page = rel.page(block);
   PinBuffer(me, page);
@@ -127,7 +132,7 @@ std::int64_t Heapam::heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow&
         *all_dead && (v.infomask & HEAP_XMIN_COMMITTED) && (v.infomask & HEAP_XMAX_COMMITTED) && v.xmax < me.GlobalXmin;
   }
   page.content_lock.release(me.proc);
-  UnpinBuffer(me, page);
+  if (!keep_pin || visible < 0) UnpinBuffer(me, page);
   return visible;
 }
 
@@ -173,7 +178,10 @@ std::uint32_t Heapam::target_page(Backend& me, Relation& rel, double need)
 void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
 {
   if (me.xid == InvalidTransactionId) procarray_.GetNewTransactionId(me);
-  std::int64_t target = index_fetch(me, rel, rowid);
+  // The index scan keeps its pin on the row's page until ExecModifyTable asks it for the next
+  // row, after heap_update (and any wait in it) is over.
+  HeapPage* scan_page = nullptr;
+  std::int64_t target = index_fetch(me, rel, rowid, &scan_page);
   me.proc.work(costs_.update_row);
   bool have_tuple_lock = false;
   for (;;) {
@@ -181,7 +189,7 @@ void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
     const auto seq            = static_cast<std::uint32_t>(target);
     const std::uint32_t block = version_at(rel.row(rowid), seq).block;
     HeapPage& page            = rel.page(block);
-    PinBuffer(me, page);
+    ReadBuffer(me, page, scan_page);
     page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
     if (seq != newest_seq(rel.row(rowid))) {
       // HeapTupleSatisfiesUpdate: somebody updated the row after our snapshot was taken.
@@ -191,19 +199,39 @@ void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
       // heap_update gives up the content lock to wait, but keeps its pin until it returns
       // TM_Updated: while backends queue for a row, its page cannot be pruned.
       if (running) wait_for_updater(me, rel.row(rowid), updater, &have_tuple_lock);
-      UnpinBuffer(me, page);
+      ReleaseBuffer(me, page, scan_page);
       if (!running) {
         // READ COMMITTED: EvalPlanQual follows the update chain and re-checks the next version.
         me.proc.work(costs_.heap_fetch + costs_.visibility_check + costs_.select_row);
         target = seq + 1;
+        if (static_cast<std::uint32_t>(target) == newest_seq(rel.row(rowid)))
+          heap_lock_tuple(me, rel, rel.row(rowid), static_cast<std::uint32_t>(target), scan_page);
       }
       continue;
     }
-    if (!place_new_version(me, rel, rowid, seq, page, block))
+    if (!place_new_version(me, rel, rowid, seq, page, block, scan_page))
       continue; // lost the race for the row while taking a second page lock
     break;
   }
   if (have_tuple_lock) locks_.UnlockTuple(me, rel.row(rowid).tuple_lock);
+  if (scan_page != nullptr) UnpinBuffer(me, *scan_page);
+}
+
+// ExecUpdate's table_tuple_lock (EvalPlanQualFetch before PostgreSQL 12) on the row's newest
+// version before EvalPlanQual rechecks it: heap_lock_tuple WAL-logs the lock (XLOG_HEAP_LOCK). The
+// lock-only xmax it leaves is not modelled: the update that follows replaces it at once.
+void Heapam::heap_lock_tuple(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, const HeapPage* scan_page)
+{
+  HeapPage& page = rel.page(version_at(row, seq).block);
+  ReadBuffer(me, page, scan_page);
+  page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
+  if (seq == newest_seq(row) && rel.permanent()) {
+    log_heap_change(me, SizeOfHeapLock, &page);
+    MarkBufferDirty(page);
+  }
+  page.content_lock.release(me.proc);
+  ReleaseBuffer(me, page, scan_page);
+  rel.stats().tuple_locks++;
 }
 
 // heap_update proper, with page holding version seq (the newest) locked exclusively: the new
@@ -211,7 +239,7 @@ void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
 // whose lock is taken in block order as heap_update does. Returns false, with every lock and pin
 // released, when the row changed while the old page's lock was given up.
 bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, HeapPage& page,
-                               std::uint32_t block)
+                               std::uint32_t block, const HeapPage* scan_page)
 {
   const double need      = rel.tuple_bytes() + ItemIdSize;
   HeapPage* newpage      = &page;
@@ -219,16 +247,16 @@ bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, 
   if (page.free_bytes < need) {
     newblock = target_page(me, rel, need);
     newpage  = &rel.page(newblock);
-    PinBuffer(me, *newpage);
+    ReadBuffer(me, *newpage, scan_page);
     if (newblock < block) {
       page.content_lock.release(me.proc);
       newpage->content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
       page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
       if (seq != newest_seq(rel.row(rowid)) || newpage->free_bytes < need) {
         newpage->content_lock.release(me.proc);
-        UnpinBuffer(me, *newpage);
+        ReleaseBuffer(me, *newpage, scan_page);
         page.content_lock.release(me.proc);
-        UnpinBuffer(me, page);
+        ReleaseBuffer(me, page, scan_page);
         return false;
       }
     } else {
@@ -257,10 +285,10 @@ bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, 
   MarkBufferDirty(*newpage);
   if (!hot) {
     newpage->content_lock.release(me.proc);
-    UnpinBuffer(me, *newpage);
+    ReleaseBuffer(me, *newpage, scan_page);
   }
   page.content_lock.release(me.proc);
-  UnpinBuffer(me, page);
+  ReleaseBuffer(me, page, scan_page);
   (hot ? rel.stats().hot_updates : rel.stats().cold_updates)++;
   if (!hot) log_index_insert(me, rel, rowid);
   return true;

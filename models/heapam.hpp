@@ -33,8 +33,10 @@ public:
          LockManager& locks);
 
   /// An index lookup of row rowid and the HOT chain walk to the version visible to
-  /// me.snapshot; returns its sequence number in the row (or -1 if none is visible).
-  std::int64_t index_fetch(Backend& me, Relation& rel, std::uint32_t rowid);
+  /// me.snapshot; returns its sequence number in the row (or -1 if none is visible). With
+  /// scan_pin, the scan keeps its pin on the visible version's page and says which page that is
+  /// (nullptr if none): the caller releases it when the statement is done with the row.
+  std::int64_t index_fetch(Backend& me, Relation& rel, std::uint32_t rowid, HeapPage** scan_pin = nullptr);
   /// UPDATE of row rowid through its primary key (ExecUpdate / heap_update).
   void update(Backend& me, Relation& rel, std::uint32_t rowid);
   /// INSERT of one tuple of the relation's size (heap_insert), plus its index entries.
@@ -58,6 +60,10 @@ private:
   // bufmgr.c
   void PinBuffer(Backend& me, HeapPage& page);
   void UnpinBuffer(Backend& me, HeapPage& page);
+  /// ReadBuffer and ReleaseBuffer of a page this backend may already hold pinned (held, the
+  /// index scan's page): a second pin only counts in the backend's private reference count.
+  void ReadBuffer(Backend& me, HeapPage& page, const HeapPage* held);
+  void ReleaseBuffer(Backend& me, HeapPage& page, const HeapPage* held);
   void MarkBufferDirty(HeapPage& page) { page.dirty = true; }
   void MarkBufferDirtyHint(Backend& me, Relation& rel, HeapPage& page);
   /// Inserts a WAL record about `pages` (one or two) of rel, adding a full-page image of each
@@ -68,10 +74,11 @@ private:
 
   bool heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::uint32_t block);
   std::int64_t heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow& row, std::uint32_t block, std::uint32_t* seq,
-                                      bool* all_dead);
+                                      bool* all_dead, bool keep_pin);
   std::uint32_t target_page(Backend& me, Relation& rel, double need);
   bool place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, HeapPage& page,
-                         std::uint32_t block);
+                         std::uint32_t block, const HeapPage* scan_page);
+  void heap_lock_tuple(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, const HeapPage* scan_page);
   void wait_for_updater(Backend& me, HeapRow& row, TransactionId updater, bool* have_tuple_lock);
   bool updater_in_progress(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
 

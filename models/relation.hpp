@@ -71,6 +71,7 @@ struct RelationStats {
   std::uint64_t prunes           = 0; // heap_page_prune calls that removed something
   std::uint64_t pruned_tuples    = 0;
   std::uint64_t prune_skipped    = 0; // prunable page, but no cleanup lock
+  std::uint64_t tuple_locks      = 0; // heap_lock_tuple before an EvalPlanQual recheck
   std::uint64_t versions_visited = 0;
   std::uint64_t extensions       = 0;
   void reset() { *this = RelationStats(); }

@@ -141,6 +141,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"prunes", s.prunes},
                             {"pruned_tuples", s.pruned_tuples},
                             {"prune_skipped_no_cleanup_lock", s.prune_skipped},
+                            {"tuple_locks", s.tuple_locks},
                             {"versions_visited", s.versions_visited},
                             {"extensions", s.extensions}};
   ordered_json by_process = ordered_json::object();

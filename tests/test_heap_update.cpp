@@ -1,0 +1,100 @@
+/* UPDATE under row-lock conflicts (heapam.c's heap_update and heap_lock_tuple, nodeModifyTable.c's
+ * EvalPlanQual path; PostgreSQL 15): the index scan's pin and the waiter's pin, and the lock
+ * record written before an updated row is rechecked. */
+#include "txn_rig.hpp"
+
+#include <catch2/catch.hpp>
+
+using pg::Backend;
+using pg::HintBitRule;
+using pg::TransactionId;
+using test::TxnRig;
+
+namespace {
+// Row 1 of the rig's logged relation holds one version, committed before anything else runs.
+void committed_row(TxnRig& rig, Backend& me)
+{
+  const TransactionId x0 = rig.commit_one(me);
+  TxnRig::put_version(rig.logged, 1, x0);
+}
+
+// Updates row 1 in a transaction of its own, committing at `commit_at`.
+void update_then_commit_at(TxnRig& rig, Backend& me, double commit_at)
+{
+  rig.xact.StartTransaction(me);
+  rig.procarray.GetSnapshotData(me);
+  rig.heap.update(me, rig.logged, 1);
+  test::at(me.proc, commit_at);
+  rig.xact.CommitTransaction(me);
+  me.proc.flush();
+}
+} // namespace
+
+TEST_CASE("heap_update, READ COMMITTED: a row updated since the snapshot is locked, with a WAL record, then updated",
+          "[heapam]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  std::uint64_t first_update  = 0;
+  std::uint64_t second_update = 0;
+  rig.run({[&](Backend& b0) {
+             committed_row(rig, b0);
+             const auto before = rig.xlog.stats().wal_records;
+             update_then_commit_at(rig, b0, 1e-3);
+             first_update = rig.xlog.stats().wal_records - before - 1; // less its commit record
+           },
+           [&](Backend& b1) {
+             test::at(b1.proc, 0.5e-3);
+             rig.xact.StartTransaction(b1);
+             rig.procarray.GetSnapshotData(b1); // b0 still runs: its new version is not seen
+             test::at(b1.proc, 2e-3);
+             const auto before = rig.xlog.stats().wal_records;
+             rig.heap.update(b1, rig.logged, 1);
+             second_update = rig.xlog.stats().wal_records - before;
+             rig.xact.CommitTransaction(b1);
+           }});
+  CHECK(first_update == 1);
+  CHECK(second_update == 2); // XLOG_HEAP_LOCK on the newest version, then the update
+  CHECK(rig.logged.stats().tuple_locks == 1);
+  CHECK(rig.logged.stats().hot_updates == 2);
+  CHECK(pg::newest_seq(rig.logged.row(1)) == 2);
+}
+
+TEST_CASE("heap_update keeps its pin while it waits for the updater: the row's page cannot be pruned meanwhile",
+          "[heapam]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  std::uint64_t skipped_while_waiting = 0;
+  std::uint64_t skipped_after         = 0;
+  auto try_prune                      = [&](Backend& me) {
+    // Make the page look prunable and full to this backend, offer it, and put it back.
+    pg::HeapPage& page        = rig.logged.page(0);
+    const auto saved_free     = page.free_bytes;
+    const auto saved_prune    = page.prune_xid;
+    page.free_bytes           = 0;
+    page.prune_xid            = pg::FirstNormalTransactionId;
+    me.GlobalXmin             = rig.procarray.next_xid();
+    const auto skipped_before = rig.logged.stats().prune_skipped;
+    rig.heap.heap_page_prune_opt(me, rig.logged, 0);
+    page.free_bytes = saved_free;
+    page.prune_xid  = saved_prune;
+    return rig.logged.stats().prune_skipped - skipped_before;
+  };
+  rig.run({[&](Backend& b0) {
+             committed_row(rig, b0);
+             update_then_commit_at(rig, b0, 3e-3);
+           },
+           [&](Backend& b1) {
+             test::at(b1.proc, 1e-3);
+             update_then_commit_at(rig, b1, 4e-3); // waits for b0 from 1 ms to 3 ms
+           },
+           [&](Backend& b2) {
+             test::at(b2.proc, 2e-3);
+             REQUIRE(rig.backend(1).waiting_on_lock);
+             skipped_while_waiting = try_prune(b2);
+             test::at(b2.proc, 5e-3);
+             skipped_after = try_prune(b2);
+           }});
+  CHECK(skipped_while_waiting == 1); // b1's pin: no cleanup lock
+  CHECK(skipped_after == 0);
+  CHECK(rig.logged.stats().tuple_locks == 1);
+}
