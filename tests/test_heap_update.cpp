@@ -21,12 +21,10 @@ void committed_row(TxnRig& rig, Backend& me)
 // Updates row 1 in a transaction of its own, committing at `commit_at`.
 void update_then_commit_at(TxnRig& rig, Backend& me, double commit_at)
 {
-  rig.xact.StartTransaction(me);
-  rig.procarray.GetSnapshotData(me);
-  rig.heap.update(me, rig.logged, 1);
-  test::at(me.proc, commit_at);
-  rig.xact.CommitTransaction(me);
-  me.proc.flush();
+  rig.commit_at(me, commit_at, [&] {
+    rig.procarray.GetSnapshotData(me);
+    rig.heap.update(me, rig.logged, 1);
+  });
 }
 } // namespace
 

@@ -16,14 +16,11 @@ namespace {
 // The writer inserts row 1's only version at once and commits it at `commit_at`.
 void insert_then_commit_at(TxnRig& rig, Backend& writer, double commit_at)
 {
-  rig.xact.StartTransaction(writer);
-  const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
-  writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
-  TxnRig::put_version(rig.logged, 1, xid);
-  writer.proc.flush();
-  test::at(writer.proc, commit_at);
-  rig.xact.CommitTransaction(writer);
-  writer.proc.flush();
+  rig.commit_at(writer, commit_at, [&] {
+    const TransactionId xid = rig.procarray.GetNewTransactionId(writer);
+    writer.XactLastRecEnd   = rig.xlog.XLogInsert(writer, pg::XLogRecordData{100, 0});
+    TxnRig::put_version(rig.logged, 1, xid);
+  });
 }
 } // namespace
 

@@ -96,6 +96,16 @@ struct TxnRig {
     return xid;
   }
 
+  /// A transaction of its own: its work at once, then its commit at `commit_at`.
+  void commit_at(pg::Backend& me, double commit_at, const std::function<void()>& work)
+  {
+    xact.StartTransaction(me);
+    work();
+    test::at(me.proc, commit_at);
+    xact.CommitTransaction(me);
+    me.proc.flush();
+  }
+
   /// A snapshot that sees every transaction below next_xid as finished.
   static void see_all(pg::Backend& me, pg::TransactionId next_xid)
   {
