@@ -136,27 +136,16 @@ std::int64_t Heapam::heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow&
   return visible;
 }
 
-// Is the transaction that updated version seq (its xmax) still running? (HeapTupleSatisfiesUpdate)
-bool Heapam::updater_in_progress(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq)
-{
-  TupleVersion& v = version_at(row, seq);
-  if (v.infomask & HEAP_XMAX_COMMITTED) return false;
-  const TransactionId xmax = v.xmax;
-  if (procarray_.TransactionIdIsInProgress(me, xmax)) return true;
-  if (TransactionIdDidCommit(me, clog_, xmax))
-    SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_COMMITTED, xmax);
-  return false;
-}
-
 // heap_acquire_tuplock, then XactLockTableWait: the first waiter for a row waits on the
-// updater's transaction (Lock:transactionid), later ones queue for the tuple lock (Lock:tuple).
-void Heapam::wait_for_updater(Backend& me, HeapRow& row, TransactionId updater, bool* have_tuple_lock)
+// transaction in its xmax, updater or locker (Lock:transactionid), later ones queue for the tuple
+// lock (Lock:tuple).
+void Heapam::wait_for_xmax(Backend& me, HeapRow& row, TransactionId xmax, bool* have_tuple_lock)
 {
   if (!*have_tuple_lock) {
     locks_.LockTuple(me, row.tuple_lock);
     *have_tuple_lock = true;
   }
-  if (Backend* holder = procarray_.holder_of(updater)) locks_.XactLockTableWait(me, *holder, updater);
+  if (Backend* holder = procarray_.holder_of(xmax)) locks_.XactLockTableWait(me, *holder, xmax);
 }
 
 // RelationGetBufferForTuple's slow path: a new page, added under the relation extension lock.
@@ -183,61 +172,89 @@ void Heapam::update(Backend& me, Relation& rel, std::uint32_t rowid)
   HeapPage* scan_page = nullptr;
   std::int64_t target = index_fetch(me, rel, rowid, &scan_page);
   me.proc.work(costs_.update_row);
+  if (target < 0) target = newest_seq(rel.row(rowid)); // nothing visible: the row's old versions are gone
+  auto seq = static_cast<std::uint32_t>(target);
+  while (!heap_update(me, rel, rowid, seq, scan_page)) {
+    // TM_Updated, in READ COMMITTED: ExecUpdate locks the row's newest version
+    // (table_tuple_lock), EvalPlanQual rechecks it, and the update is tried again on it.
+    seq = heap_lock_tuple(me, rel, rowid, seq + 1, scan_page);
+    me.proc.work(costs_.select_row);
+  }
+  if (scan_page != nullptr) UnpinBuffer(me, *scan_page);
+}
+
+// heap_update (PostgreSQL 15) of version seq: false for TM_Updated. It gives up the content lock
+// to wait for a running updater or locker, but keeps its pin until it returns: while backends
+// queue for a row, its page cannot be pruned.
+bool Heapam::heap_update(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, const HeapPage* scan_page)
+{
   bool have_tuple_lock = false;
-  for (;;) {
-    if (target < 0) target = newest_seq(rel.row(rowid)); // nothing visible: the row's old versions are gone
-    const auto seq            = static_cast<std::uint32_t>(target);
+  TM_Result result     = TM_Result::BeingModified;
+  while (result != TM_Result::Updated) {
     const std::uint32_t block = version_at(rel.row(rowid), seq).block;
     HeapPage& page            = rel.page(block);
     ReadBuffer(me, page, scan_page);
     page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
-    if (seq != newest_seq(rel.row(rowid))) {
-      // HeapTupleSatisfiesUpdate: somebody updated the row after our snapshot was taken.
-      const TransactionId updater = version_at(rel.row(rowid), seq).xmax;
-      const bool running          = updater_in_progress(me, rel, page, rel.row(rowid), seq);
-      page.content_lock.release(me.proc);
-      // heap_update gives up the content lock to wait, but keeps its pin until it returns
-      // TM_Updated: while backends queue for a row, its page cannot be pruned.
-      if (running) wait_for_updater(me, rel.row(rowid), updater, &have_tuple_lock);
-      ReleaseBuffer(me, page, scan_page);
-      if (!running) {
-        // READ COMMITTED: EvalPlanQual follows the update chain and re-checks the next version.
-        me.proc.work(costs_.heap_fetch + costs_.visibility_check + costs_.select_row);
-        target = seq + 1;
-        if (static_cast<std::uint32_t>(target) == newest_seq(rel.row(rowid)))
-          heap_lock_tuple(me, rel, rel.row(rowid), static_cast<std::uint32_t>(target), scan_page);
-      }
-      continue;
+    result = HeapTupleSatisfiesUpdate(me, rel, page, rel.row(rowid), seq);
+    if (result == TM_Result::Ok) {
+      if (place_new_version(me, rel, rowid, seq, page, block, scan_page)) break;
+      continue; // the page found for the new version filled up meanwhile
     }
-    if (!place_new_version(me, rel, rowid, seq, page, block, scan_page))
-      continue; // lost the race for the row while taking a second page lock
-    break;
+    const TransactionId xmax = version_at(rel.row(rowid), seq).xmax;
+    page.content_lock.release(me.proc);
+    if (result == TM_Result::BeingModified) wait_for_xmax(me, rel.row(rowid), xmax, &have_tuple_lock);
+    ReleaseBuffer(me, page, scan_page);
   }
   if (have_tuple_lock) locks_.UnlockTuple(me, rel.row(rowid).tuple_lock);
-  if (scan_page != nullptr) UnpinBuffer(me, *scan_page);
+  return result != TM_Result::Updated;
 }
 
-// ExecUpdate's table_tuple_lock (EvalPlanQualFetch before PostgreSQL 12) on the row's newest
-// version before EvalPlanQual rechecks it: heap_lock_tuple WAL-logs the lock (XLOG_HEAP_LOCK). The
-// lock-only xmax it leaves is not modelled: the update that follows replaces it at once.
-void Heapam::heap_lock_tuple(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, const HeapPage* scan_page)
+// heap_lock_tuple with TUPLE_LOCK_FLAG_FIND_LAST_VERSION, as ExecUpdate's table_tuple_lock
+// (EvalPlanQualFetch before PostgreSQL 12) calls it: follows the update chain from version seq,
+// waiting for running updaters and lockers, and locks the newest version. Returns its seq.
+std::uint32_t Heapam::heap_lock_tuple(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq,
+                                      const HeapPage* scan_page)
 {
-  HeapPage& page = rel.page(version_at(row, seq).block);
-  ReadBuffer(me, page, scan_page);
-  page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
-  if (seq == newest_seq(row) && rel.permanent()) {
-    log_heap_change(me, SizeOfHeapLock, &page);
-    MarkBufferDirty(page);
+  bool have_tuple_lock = false;
+  for (;;) {
+    me.proc.work(costs_.heap_fetch + costs_.visibility_check);
+    HeapPage& page = rel.page(version_at(rel.row(rowid), seq).block);
+    ReadBuffer(me, page, scan_page);
+    page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
+    const TM_Result result = HeapTupleSatisfiesUpdate(me, rel, page, rel.row(rowid), seq);
+    if (result == TM_Result::Ok) {
+      lock_version(me, rel, rel.row(rowid), seq, page);
+      page.content_lock.release(me.proc);
+      ReleaseBuffer(me, page, scan_page);
+      break;
+    }
+    const TransactionId xmax = version_at(rel.row(rowid), seq).xmax;
+    page.content_lock.release(me.proc);
+    if (result == TM_Result::BeingModified) wait_for_xmax(me, rel.row(rowid), xmax, &have_tuple_lock);
+    ReleaseBuffer(me, page, scan_page);
+    if (result == TM_Result::Updated) seq++; // on to the version its t_ctid leads to
   }
-  page.content_lock.release(me.proc);
-  ReleaseBuffer(me, page, scan_page);
+  if (have_tuple_lock) locks_.UnlockTuple(me, rel.row(rowid).tuple_lock);
   rel.stats().tuple_locks++;
+  return seq;
+}
+
+// Marks version seq, on page (locked exclusively), locked by me: a lock-only xmax, WAL-logged as
+// XLOG_HEAP_LOCK so that no xid reaches disk unlogged.
+void Heapam::lock_version(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, HeapPage& page)
+{
+  TupleVersion& v = version_at(row, seq);
+  v.xmax          = me.xid;
+  v.infomask =
+      static_cast<std::uint8_t>((v.infomask & ~(HEAP_XMAX_INVALID | HEAP_XMAX_COMMITTED)) | HEAP_XMAX_LOCK_ONLY);
+  MarkBufferDirty(page);
+  if (rel.permanent()) log_heap_change(me, SizeOfHeapLock, &page);
 }
 
 // heap_update proper, with page holding version seq (the newest) locked exclusively: the new
 // version goes on the same page when it fits (a HOT update), else on the relation's target page,
 // whose lock is taken in block order as heap_update does. Returns false, with every lock and pin
-// released, when the row changed while the old page's lock was given up.
+// released, when that page filled up before its lock was taken.
 bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, HeapPage& page,
                                std::uint32_t block, const HeapPage* scan_page)
 {
@@ -245,28 +262,32 @@ bool Heapam::place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, 
   HeapPage* newpage      = &page;
   std::uint32_t newblock = block;
   if (page.free_bytes < need) {
+    // The old page's lock is given up while another page is found, the old version marked locked
+    // first so that nobody else updates it meanwhile.
+    lock_version(me, rel, rel.row(rowid), seq, page);
+    page.content_lock.release(me.proc);
     newblock = target_page(me, rel, need);
     newpage  = &rel.page(newblock);
     ReadBuffer(me, *newpage, scan_page);
-    if (newblock < block) {
-      page.content_lock.release(me.proc);
-      newpage->content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
-      page.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
-      if (seq != newest_seq(rel.row(rowid)) || newpage->free_bytes < need) {
+    // RelationGetBufferForTuple locks the lower-numbered page first.
+    HeapPage& first = newblock < block ? *newpage : page;
+    first.content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
+    if (newpage != &page) (&first == &page ? *newpage : page).content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
+    if (newpage->free_bytes < need) {
+      if (newpage != &page) {
         newpage->content_lock.release(me.proc);
         ReleaseBuffer(me, *newpage, scan_page);
-        page.content_lock.release(me.proc);
-        ReleaseBuffer(me, page, scan_page);
-        return false;
       }
-    } else {
-      newpage->content_lock.acquire(me.proc, sim::LWLockMode::Exclusive);
+      page.content_lock.release(me.proc);
+      ReleaseBuffer(me, page, scan_page);
+      return false;
     }
   }
   HeapRow& row      = rel.row(rowid);
   TupleVersion& old = version_at(row, seq);
   old.xmax          = me.xid;
-  old.infomask      = static_cast<std::uint8_t>(old.infomask & ~(HEAP_XMAX_INVALID | HEAP_XMAX_COMMITTED));
+  old.infomask =
+      static_cast<std::uint8_t>(old.infomask & ~(HEAP_XMAX_INVALID | HEAP_XMAX_COMMITTED | HEAP_XMAX_LOCK_ONLY));
   TupleVersion fresh;
   fresh.xmin     = me.xid;
   fresh.block    = newblock;

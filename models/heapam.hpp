@@ -20,6 +20,13 @@
 namespace pg {
 
 /// Hint-bit counts: how often a hint could be set, and how often the flush rule refused it.
+/// TM_Result (tableam.h), as far as pgbench's updates meet it.
+enum class TM_Result {
+  Ok,            // the version may be updated or locked
+  BeingModified, // a running transaction updated or locked it: wait for it
+  Updated,       // a committed transaction updated it: follow the update chain
+};
+
 struct HintStats {
   std::uint64_t set          = 0;
   std::uint64_t refused      = 0;
@@ -46,6 +53,8 @@ public:
 
   // heapam_visibility.c
   bool HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
+  /// HeapTupleSatisfiesUpdate: may me update or lock version seq now?
+  TM_Result HeapTupleSatisfiesUpdate(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
   /// HeapTupleSatisfiesVacuum: the version is dead to every snapshot (removable by pruning).
   bool HeapTupleIsRemovable(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
   void SetHintBits(Backend& me, Relation& rel, HeapPage& page, TupleVersion& tuple, std::uint8_t infomask,
@@ -76,11 +85,13 @@ private:
   std::int64_t heap_hot_search_buffer(Backend& me, Relation& rel, HeapRow& row, std::uint32_t block, std::uint32_t* seq,
                                       bool* all_dead, bool keep_pin);
   std::uint32_t target_page(Backend& me, Relation& rel, double need);
+  bool heap_update(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, const HeapPage* scan_page);
   bool place_new_version(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq, HeapPage& page,
                          std::uint32_t block, const HeapPage* scan_page);
-  void heap_lock_tuple(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, const HeapPage* scan_page);
-  void wait_for_updater(Backend& me, HeapRow& row, TransactionId updater, bool* have_tuple_lock);
-  bool updater_in_progress(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
+  std::uint32_t heap_lock_tuple(Backend& me, Relation& rel, std::uint32_t rowid, std::uint32_t seq,
+                                const HeapPage* scan_page);
+  void lock_version(Backend& me, Relation& rel, HeapRow& row, std::uint32_t seq, HeapPage& page);
+  void wait_for_xmax(Backend& me, HeapRow& row, TransactionId xmax, bool* have_tuple_lock);
 
   const Scenario& scenario_;
   const Costs& costs_;

@@ -53,7 +53,8 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
   const TupleVersion t = version_at(row, seq);
   if (!(t.infomask & HEAP_XMIN_COMMITTED)) {
     if (t.infomask & HEAP_XMIN_INVALID) return false;
-    if (t.xmin == me.xid) return t.xmax != me.xid; // our own row: visible unless we updated it since
+    if (t.xmin == me.xid) // our own row: visible unless we updated it since
+      return t.xmax != me.xid || (t.infomask & HEAP_XMAX_LOCK_ONLY);
     if (XidMayBeRunning(me, t.xmin)) return false;
     if (TransactionIdDidCommit(me, clog_, t.xmin)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_COMMITTED, t.xmin);
@@ -64,7 +65,7 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
   }
   if ((t.infomask & HEAP_XMIN_FROZEN) != HEAP_XMIN_FROZEN && snap.contains(t.xmin))
     return false; // committed, but not as of our snapshot
-  if (t.infomask & HEAP_XMAX_INVALID) return true;
+  if (t.infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_LOCK_ONLY)) return true;
   if (!(t.infomask & HEAP_XMAX_COMMITTED)) {
     if (t.xmax == me.xid) return false; // updated by us in an earlier command
     if (XidMayBeRunning(me, t.xmax)) return true;
@@ -75,6 +76,28 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
     SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_COMMITTED, t.xmax);
   }
   return snap.contains(t.xmax); // a deletion not yet committed as of our snapshot leaves it visible
+}
+
+// A transaction that updates a row twice is not modelled.
+TM_Result Heapam::HeapTupleSatisfiesUpdate(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq)
+{
+  const TupleVersion t = version_at(row, seq);
+  if (t.infomask & HEAP_XMAX_INVALID) return TM_Result::Ok;
+  if (t.infomask & HEAP_XMAX_LOCK_ONLY) {
+    if (t.xmax == me.xid) return TM_Result::Ok; // our own row lock
+    if (procarray_.TransactionIdIsInProgress(me, t.xmax)) return TM_Result::BeingModified;
+    // The locker ended without updating.
+    SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
+    return TM_Result::Ok;
+  }
+  if (t.infomask & HEAP_XMAX_COMMITTED) return TM_Result::Updated;
+  if (procarray_.TransactionIdIsInProgress(me, t.xmax)) return TM_Result::BeingModified;
+  if (!TransactionIdDidCommit(me, clog_, t.xmax)) { // the updater aborted
+    SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
+    return TM_Result::Ok;
+  }
+  SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_COMMITTED, t.xmax);
+  return TM_Result::Updated;
 }
 
 // HeapTupleSatisfiesVacuum, answering only "dead to everybody?" as heap_page_prune needs.
@@ -90,7 +113,7 @@ bool Heapam::HeapTupleIsRemovable(Backend& me, Relation& rel, HeapPage& page, He
     }
     SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_COMMITTED, t.xmin);
   }
-  if (t.infomask & HEAP_XMAX_INVALID) return false;
+  if (t.infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_LOCK_ONLY)) return false; // live
   if (!(t.infomask & HEAP_XMAX_COMMITTED)) {
     if (t.xmax == me.xid || procarray_.TransactionIdIsInProgress(me, t.xmax)) return false;
     if (!TransactionIdDidCommit(me, clog_, t.xmax)) {

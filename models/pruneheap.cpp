@@ -75,7 +75,8 @@ bool Heapam::heap_page_prune(Backend& me, Relation& rel, HeapPage& page, std::ui
       }
       if (removing) {
         // pd_prune_xid: the oldest deleter among the versions left behind.
-        const TransactionId xmax = version_at(row, seq).xmax;
+        const TupleVersion& v    = version_at(row, seq);
+        const TransactionId xmax = v.infomask & HEAP_XMAX_LOCK_ONLY ? InvalidTransactionId : v.xmax;
         if (xmax != InvalidTransactionId && (new_prune_xid == InvalidTransactionId || xmax < new_prune_xid))
           new_prune_xid = xmax;
       }

@@ -24,6 +24,9 @@ constexpr std::uint8_t HEAP_XMIN_INVALID   = 0x02;
 constexpr std::uint8_t HEAP_XMAX_COMMITTED = 0x04;
 constexpr std::uint8_t HEAP_XMAX_INVALID   = 0x08;
 constexpr std::uint8_t HEAP_XMIN_FROZEN    = HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID;
+// xmax only locks the tuple (heap_lock_tuple, or heap_update while it looks for another page):
+// the tuple is not deleted, but other updaters must wait for the locker.
+constexpr std::uint8_t HEAP_XMAX_LOCK_ONLY = 0x10;
 
 constexpr int SizeOfPageHeaderData  = 24;
 constexpr int SizeofHeapTupleHeader = 23;

@@ -96,3 +96,66 @@ TEST_CASE("heap_update keeps its pin while it waits for the updater: the row's p
   CHECK(skipped_after == 0);
   CHECK(rig.logged.stats().tuple_locks == 1);
 }
+
+TEST_CASE("heap_update waits for a running transaction's row lock, then updates the version it locked", "[heapam]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  double updated_at    = 0;
+  bool locked_visible  = false;
+  std::uint64_t record = 0;
+  rig.run({[&](Backend& b0) {
+             committed_row(rig, b0);
+             // A transaction that only locks the row (as heap_lock_tuple leaves it) and ends at 3 ms.
+             rig.commit_at(b0, 3e-3, [&] {
+               pg::TupleVersion& v = rig.logged.row(1).versions.back();
+               v.xmax              = rig.procarray.GetNewTransactionId(b0);
+               v.infomask          = pg::HEAP_XMIN_COMMITTED | pg::HEAP_XMAX_LOCK_ONLY;
+             });
+           },
+           [&](Backend& b1) {
+             test::at(b1.proc, 1e-3);
+             const auto before = rig.xlog.stats().wal_records;
+             rig.commit_at(b1, 4e-3, [&] {
+               rig.procarray.GetSnapshotData(b1);
+               rig.heap.update(b1, rig.logged, 1);
+               updated_at = TxnRig::now();
+               record     = rig.xlog.stats().wal_records - before;
+             });
+           },
+           [&](Backend& b2) {
+             test::at(b2.proc, 2e-3);
+             rig.xact.StartTransaction(b2);
+             rig.procarray.GetSnapshotData(b2);
+             locked_visible = rig.heap.index_fetch(b2, rig.logged, 1) == 0; // a lock deletes nothing
+             rig.xact.CommitTransaction(b2);
+           }});
+  CHECK(locked_visible);
+  CHECK(updated_at >= 3e-3); // it waited for the locker (Lock:transactionid)
+  // The locker's commit record and the update: the locker did not update the row, so there is no
+  // chain to follow and no lock to take.
+  CHECK(record == 2);
+  CHECK(rig.logged.stats().tuple_locks == 0);
+  CHECK(pg::newest_seq(rig.logged.row(1)) == 1);
+}
+
+TEST_CASE("heap_update that must move the row to another page WAL-logs a row lock before giving up the page",
+          "[heapam]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  std::uint64_t records = 0;
+  rig.run([&](Backend& b0) {
+    committed_row(rig, b0);
+    rig.logged.page(0).free_bytes = 0; // no room for a HOT update
+    const auto before             = rig.xlog.stats().wal_records;
+    rig.commit_at(b0, 1e-3, [&] {
+      rig.procarray.GetSnapshotData(b0);
+      rig.heap.update(b0, rig.logged, 1);
+    });
+    records = rig.xlog.stats().wal_records - before - 1; // less the commit record
+  });
+  CHECK(records == 3); // XLOG_HEAP_LOCK, the update, the new index entry
+  CHECK(rig.logged.stats().cold_updates == 1);
+  CHECK(rig.logged.stats().tuple_locks == 0);
+  const pg::TupleVersion& old = rig.logged.row(1).versions.front();
+  CHECK((old.infomask & pg::HEAP_XMAX_LOCK_ONLY) == 0); // the update replaced the lock
+}
