@@ -131,11 +131,9 @@ TEST_CASE("heap_update waits for a running transaction's row lock, then updates 
            }});
   CHECK(locked_visible);
   CHECK(updated_at >= 3e-3); // it waited for the locker (Lock:transactionid)
-  // The locker's commit record and the update: the locker did not update the row, so there is no
-  // chain to follow and no lock to take.
-  CHECK(record == 2);
-  CHECK(rig.logged.stats().tuple_locks == 0);
-  CHECK(pg::newest_seq(rig.logged.row(1)) == 1);
+  // The locker did not update the row: there is no chain to follow and no lock to take, so the
+  // records are the locker's commit and the update, and the update made the row's second version.
+  CHECK((record == 2 && rig.logged.stats().tuple_locks == 0 && pg::newest_seq(rig.logged.row(1)) == 1));
 }
 
 TEST_CASE("heap_update that must move the row to another page WAL-logs a row lock before giving up the page",
@@ -147,10 +145,7 @@ TEST_CASE("heap_update that must move the row to another page WAL-logs a row loc
     committed_row(rig, b0);
     rig.logged.page(0).free_bytes = 0; // no room for a HOT update
     const auto before             = rig.xlog.stats().wal_records;
-    rig.commit_at(b0, 1e-3, [&] {
-      rig.procarray.GetSnapshotData(b0);
-      rig.heap.update(b0, rig.logged, 1);
-    });
+    update_then_commit_at(rig, b0, 1e-3);
     records = rig.xlog.stats().wal_records - before - 1; // less the commit record
   });
   CHECK(records == 3); // XLOG_HEAP_LOCK, the update, the new index entry
