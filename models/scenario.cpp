@@ -138,8 +138,9 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   os.pwrite                   = o.duration("pwrite", std::nullopt, 0, 0.01);
   os.pwrite_per_kb            = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
   os.fdatasync_cpu            = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
-  os.socket_send              = o.duration("socket_send", std::nullopt, 0, 0.01);
-  os.socket_recv              = o.duration("socket_recv", std::nullopt, 0, 0.01);
+  if (o.has("kblockd_dispatch")) os.kblockd_dispatch = o.duration("kblockd_dispatch", std::nullopt, 0, 0.01);
+  os.socket_send = o.duration("socket_send", std::nullopt, 0, 0.01);
+  os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
 
   const std::string queues = o.choice("run_queues", "global", {"global", "per_cpu"});
   c.run_queues             = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;

@@ -27,8 +27,11 @@ struct OsCosts {
   double pwrite         = 2e-6;   // one write() system call into the page cache
   double pwrite_per_kb  = 0.1e-6; // copying each kB into the page cache
   double fdatasync_cpu  = 10e-6;  // CPU spent in the kernel by fdatasync(), besides the device
-  double socket_send    = 2e-6;   // send() of a protocol message on loopback
-  double socket_recv    = 2e-6;   // recv() of a protocol message
+  /// kblockd's CPU time to dispatch fdatasync()'s cache flush (a kernel thread must run before the
+  /// device sees it); negative: the caller dispatches it, with no kernel thread in between.
+  double kblockd_dispatch = -1;
+  double socket_send      = 2e-6; // send() of a protocol message on loopback
+  double socket_recv      = 2e-6; // recv() of a protocol message
 };
 
 struct HardwareSpec {

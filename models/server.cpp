@@ -19,6 +19,11 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
       checkpointer(checkpointer_backend, xlog, s, names.intern("Activity:CheckpointerMain")), cpu_(cpu)
 {
   xlog.set_walwriter(&walwriter.latch());
+  if (s.hardware.os.kblockd_dispatch >= 0) {
+    kblockd = std::make_unique<Kblockd>(s.pgbench.clients + 2, cpu, wal_device, s.hardware.os.kblockd_dispatch,
+                                        names.intern("Activity:Kblockd"));
+    xlog.set_kblockd(kblockd.get());
+  }
   xlog.set_active_backends([this](int min) { return procarray.MinimumActiveBackends(nullptr, min); });
   procarray.ProcArrayAdd(&walwriter_backend);
   procarray.ProcArrayAdd(&checkpointer_backend);

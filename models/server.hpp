@@ -41,6 +41,7 @@ public:
   WalWriter walwriter;
   Backend checkpointer_backend;
   Checkpointer checkpointer;
+  std::unique_ptr<Kblockd> kblockd; // when the profile routes cache flushes through kblockd
   std::vector<std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<Connection>> connections;
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/backend.hpp"
+#include "models/kblockd.hpp"
 #include "models/scenario.hpp"
 #include "models/types.hpp"
 #include "models/wait_event.hpp"
@@ -61,6 +62,8 @@ public:
   void set_active_backends(std::function<bool(int)> fn) { active_backends_ = std::move(fn); }
   /// ProcGlobal->walwriterLatch and XLogCtl->WalWriterSleeping.
   void set_walwriter(sim::Latch* latch) { walwriter_latch_ = latch; }
+  /// fdatasync()'s cache flush goes to the device through this kernel thread (nullptr: directly).
+  void set_kblockd(Kblockd* kblockd) { kblockd_ = kblockd; }
   void SetWalWriterSleeping(Backend& me, bool sleeping);
 
   /// The latest LSN inserted (for checks and reports).
@@ -109,6 +112,7 @@ private:
   const Costs& costs_;
   const WaitEvents& ev_;
   sim::Nvme& device_;
+  Kblockd* kblockd_ = nullptr;
   const double wal_buffer_pages_;
 
   // Insertion: XLogCtlInsert.

@@ -124,7 +124,10 @@ void Xlog::issue_xlog_fsync(Backend& me)
   // also keeps submissions to the device in time order, which it requires).
   me.proc.flush();
   if (bytes > 0) device_.write(now(), bytes);
-  me.proc.block_until(device_.flush(now()), ev_.IoWALSync);
+  if (kblockd_ != nullptr)
+    kblockd_->flush(me.proc, ev_.IoWALSync);
+  else
+    me.proc.block_until(device_.flush(now()), ev_.IoWALSync);
   synced_upto_ = std::max(synced_upto_, written);
   stats_.wal_sync++;
   stats_.wal_sync_time += me.proc.local_time() - start;

@@ -240,10 +240,26 @@ void Proc::block_until(double when, WaitEventId event)
   set_event(event);
   give_up_cpu();
   simgrid::s4u::this_actor::sleep_until(when);
+  end_device_wait();
+}
+
+void Proc::block_until_told(const double& when, WaitEventId event)
+{
+  flush();
+  set_event(event);
+  give_up_cpu();
+  while (when < 0) park(-1);
+  waker_slot_ = -1; // the one who told us is not the one whose event wakes us
+  if (when > now()) simgrid::s4u::this_actor::sleep_until(when);
+  end_device_wait();
+}
+
+// A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the
+// next sleep.
+void Proc::end_device_wait()
+{
   running = this;
   set_event(kCpu);
-  // A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the
-  // next sleep.
   const int pending_waker = waker_slot_;
   waker_slot_             = -1;
   resume();

@@ -58,6 +58,9 @@ public:
   bool sleep_for(double timeout, WaitEventId event);
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
+  /// Gives up the CPU until another process has set when (from -1 to a time) and woken this one,
+  /// and then until that time: an I/O whose completion only a kernel thread's dispatch settles.
+  void block_until_told(const double& when, WaitEventId event);
   /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
   /// Called by the running process (the waker), whose CPU decides what the wake-up costs; it
   /// flushes first, since the wake-up takes effect at the engine's clock, not its own time. sync
@@ -96,6 +99,7 @@ private:
   void grant();
   void give_up_cpu();
   void resume();
+  void end_device_wait();
   void run(double seconds);
   void set_event(WaitEventId event);
   void close_interval(double t);
