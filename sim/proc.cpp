@@ -144,7 +144,9 @@ void Proc::give_up_cpu()
 // too (busy_wakeup_cpu); one served by the waker's own CPU, or by a timer, does not.
 //
 // The wake-up's latency is accrued, not simulated at once: whatever the process does next that
-// others could observe starts with a flush().
+// others could observe starts with a flush(). Callers switch the wait event to CPU only after
+// this: a PostgreSQL process ends its wait event itself (pgstat_report_wait_end()), so
+// pg_stat_activity shows time in the run queue under the wait that ended.
 void Proc::resume()
 {
   running = this;
@@ -218,8 +220,8 @@ void Proc::sleep(WaitEventId event)
   set_event(event);
   give_up_cpu();
   park(-1);
-  set_event(kCpu);
   resume();
+  set_event(kCpu);
 }
 
 bool Proc::sleep_for(double timeout, WaitEventId event)
@@ -228,8 +230,8 @@ bool Proc::sleep_for(double timeout, WaitEventId event)
   set_event(event);
   give_up_cpu();
   const bool woken = park(timeout);
-  set_event(kCpu);
   resume();
+  set_event(kCpu);
   return woken;
 }
 
@@ -258,12 +260,12 @@ void Proc::block_until_told(const double& when, WaitEventId event)
 // next sleep.
 void Proc::end_device_wait()
 {
-  running = this;
-  set_event(kCpu);
+  running                 = this;
   const int pending_waker = waker_slot_;
   waker_slot_             = -1;
   resume();
   waker_slot_ = pending_waker;
+  set_event(kCpu);
 }
 
 void Proc::set_event(WaitEventId event)
