@@ -2,11 +2,13 @@
  * state word, and marking a buffer dirty for a hint bit (MarkBufferDirtyHint), which with
  * wal_log_hints needs a full-page image on the page's first change after a checkpoint. */
 #include "models/heapam.hpp"
+#include "models/shared_buffers.hpp"
 
 namespace pg {
 
 void Heapam::PinBuffer(Backend& me, HeapPage& page)
 {
+  if (buffers_ != nullptr) buffers_->pin(me, page);
   page.header.rmw(me.proc);
   me.proc.work(costs_.buffer_pin);
   page.pins++;
@@ -16,6 +18,7 @@ void Heapam::UnpinBuffer(Backend& me, HeapPage& page)
 {
   page.header.rmw(me.proc);
   page.pins--;
+  if (buffers_ != nullptr) buffers_->unpin(page);
 }
 
 // The buffer lookup is paid either way; only a backend's first pin touches the shared state word.

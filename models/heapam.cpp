@@ -1,6 +1,7 @@
 /* Fetching, updating and inserting heap tuples (heapam.c, heapam_handler.c, nodeModifyTable.c's
  * EvalPlanQual path; PostgreSQL 15), with the WAL records they write. */
 #include "models/heapam.hpp"
+#include "models/shared_buffers.hpp"
 
 #include "models/transam.hpp"
 
@@ -25,9 +26,7 @@ constexpr double SizeOfIndexTupleInt4       = 16;
 // A same-page update logs only the bytes that changed between the old and new tuple (prefix and
 // suffix compression): for pgbench's balance updates, one int4 plus the prefix length.
 constexpr double SameBlockUpdateData = 8;
-// B-tree leaf pages of an int4 primary key at the default leaf fillfactor of 90.
-constexpr std::uint32_t IndexEntriesPerLeaf = 366;
-constexpr double IndexLeafImage             = BLCKSZ * 0.9;
+constexpr double IndexLeafImage      = BLCKSZ * 0.9;
 
 double record_header(int blocks)
 {
@@ -67,8 +66,9 @@ XLogRecPtr Heapam::log_heap_change(Backend& me, double main_bytes, HeapPage* p1,
 XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t key)
 {
   me.proc.work(costs_.index_insert);
-  if (!rel.permanent()) return InvalidXLogRecPtr;
   const std::uint32_t leaf = key / IndexEntriesPerLeaf;
+  if (buffers_ != nullptr) buffers_->visit_leaf(me, rel, leaf);
+  if (!rel.permanent()) return InvalidXLogRecPtr;
   XLogRecordData rec{record_header(1) + SizeOfBtreeInsert + SizeOfIndexTupleInt4, 0};
   if (xlog_.needs_image(rel.index_leaf_lsn(leaf))) {
     rec.size += SizeOfBlockImageHeader + IndexLeafImage;
@@ -88,6 +88,7 @@ std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid
 {
   if (scan_pin != nullptr) *scan_pin = nullptr;
   me.proc.work(costs_.index_descent);
+  if (buffers_ != nullptr) buffers_->visit_leaf(me, rel, rowid / IndexEntriesPerLeaf);
   HeapRow& row      = rel.row(rowid);
   std::uint32_t seq = std::max(row.first_seq, row.killed_before);
   while (seq <= newest_seq(row)) {
@@ -160,6 +161,7 @@ std::uint32_t Heapam::target_page(Backend& me, Relation& rel, double need)
                     ev_.IoDataFileWrite);
     rel.extension_lock().release(me.proc);
     rel.page(block).lsn = InvalidXLogRecPtr;
+    if (buffers_ != nullptr) buffers_->extend(me, rel, block);
   }
   return block;
 }

@@ -27,6 +27,8 @@ enum class TM_Result {
   Updated,       // a committed transaction updated it: follow the update chain
 };
 
+class SharedBuffers;
+
 struct HintStats {
   std::uint64_t set          = 0;
   std::uint64_t refused      = 0;
@@ -50,6 +52,8 @@ public:
   void insert(Backend& me, Relation& rel, int indexes);
 
   HintStats& hint_stats() { return hint_stats_; }
+  /// Pages go through shared_buffers' residency once the tables outgrow it (server wiring).
+  void set_shared_buffers(SharedBuffers* buffers) { buffers_ = buffers; }
 
   // heapam_visibility.c
   bool HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq);
@@ -101,6 +105,7 @@ private:
   ProcArray& procarray_;
   LockManager& locks_;
   HintStats hint_stats_;
+  SharedBuffers* buffers_ = nullptr;
 };
 
 inline std::uint32_t newest_seq(const HeapRow& row)

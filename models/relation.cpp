@@ -67,8 +67,15 @@ HeapPage& Relation::page(std::uint32_t block)
   if (!slot) {
     slot             = std::make_unique<HeapPage>(name_, content_event_, lock_params_);
     slot->free_bytes = initial_free(block);
+    slot->relnode    = relnode_;
+    slot->block      = block;
   }
   return *slot;
+}
+
+const HeapPage* Relation::find_page(std::uint32_t block) const
+{
+  return block < pages_.size() ? pages_[block].get() : nullptr;
 }
 
 XLogRecPtr& Relation::index_leaf_lsn(std::uint32_t leaf)

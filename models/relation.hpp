@@ -28,9 +28,11 @@ constexpr std::uint8_t HEAP_XMIN_FROZEN    = HEAP_XMIN_COMMITTED | HEAP_XMIN_INV
 // the tuple is not deleted, but other updaters must wait for the locker.
 constexpr std::uint8_t HEAP_XMAX_LOCK_ONLY = 0x10;
 
-constexpr int SizeOfPageHeaderData  = 24;
-constexpr int SizeofHeapTupleHeader = 23;
-constexpr int ItemIdSize            = 4;
+constexpr int SizeOfPageHeaderData = 24;
+// B-tree leaf pages of an int4 primary key at the default leaf fillfactor of 90.
+constexpr std::uint32_t IndexEntriesPerLeaf = 366;
+constexpr int SizeofHeapTupleHeader         = 23;
+constexpr int ItemIdSize                    = 4;
 
 struct TupleVersion {
   TransactionId xmin    = FrozenTransactionId;
@@ -62,8 +64,10 @@ struct HeapPage {
   int pins                = 0;
   bool dirty              = false;
   std::vector<std::uint32_t> rows; // rows with a version on this page, for pruning
-  sim::LWLock content_lock;        // the buffer's content lock
-  sim::CacheLine header;           // the buffer header's state word (pins, flags)
+  std::uint32_t relnode = 0;       // the relation and block this page is (its BufferTag)
+  std::uint32_t block   = 0;
+  sim::LWLock content_lock; // the buffer's content lock
+  sim::CacheLine header;    // the buffer header's state word (pins, flags)
 };
 
 /// Counts per relation, for reports.
@@ -90,6 +94,10 @@ public:
   void set_spare_versions(int versions) { spare_versions_ = versions; }
 
   const std::string& name() const { return name_; }
+  /// The relfilenode shared_buffers knows this relation's pages by (0 until registered); its
+  /// primary key's leaf pages go by relnode() + 1.
+  std::uint32_t relnode() const { return relnode_; }
+  void set_relnode(std::uint32_t relnode) { relnode_ = relnode; }
   bool permanent() const { return logged_; }
   int tuple_bytes() const { return tuple_bytes_; }
   int rows_per_page() const { return rows_per_page_; }
@@ -101,6 +109,8 @@ public:
 
   HeapRow& row(std::uint32_t id); // 1-based, as pgbench numbers them
   HeapPage& page(std::uint32_t block);
+  /// The page if it was ever used, else nullptr (an untouched page is as pgbench -i left it).
+  const HeapPage* find_page(std::uint32_t block) const;
   /// RelationGetBufferForTuple: a page with room for len bytes, extending the relation if
   /// needed; *extended says whether a new page was added.
   std::uint32_t target_block(double len, bool* extended);
@@ -111,6 +121,8 @@ public:
   void reset_content_lock_stats();
   /// LSNs of the primary key's leaf pages that received an entry (for their full-page images).
   XLogRecPtr& index_leaf_lsn(std::uint32_t leaf);
+  /// Leaf pages of the primary key over the rows of the initial load (pgbench's keys 1..nrows).
+  std::uint32_t index_leaves() const { return static_cast<std::uint32_t>(nrows_ / IndexEntriesPerLeaf + 1); }
   sim::LWLock& extension_lock() { return extension_lock_; }
 
 private:
@@ -125,7 +137,8 @@ private:
   int rows_per_page_;
   std::uint32_t nblocks_;
   std::uint32_t insert_target_;
-  int spare_versions_ = 0;
+  std::uint32_t relnode_ = 0;
+  int spare_versions_    = 0;
   sim::WaitEventId content_event_;
   sim::LWLockParams lock_params_;
   // Rows of small tables are found by index; a large table's rows, few of them ever touched in a

@@ -25,6 +25,20 @@ std::string transaction_type(const std::string& script)
   return script;
 }
 
+// Only when the tables outgrew shared_buffers: otherwise every page stays resident and free.
+void print_buffers(std::ostream& out, const RunResult& r)
+{
+  if (!r.buffers_tracked) return;
+  const SharedBufferStats& b = r.buffers;
+  const double txn           = r.transactions > 0 ? static_cast<double>(r.transactions) : 1.0;
+  const double lookups       = static_cast<double>(b.hits + b.reads + b.extends);
+  out << "shared_buffers: " << r.nbuffers << " buffers for " << r.relation_pages
+      << " pages (heap and primary-key leaves): hit ratio " << fmt("%.2f", lookups > 0 ? 100.0 * b.hits / lookups : 0)
+      << "%, per transaction " << fmt("%.2f", b.reads / txn) << " reads, " << fmt("%.2f", b.writes / txn)
+      << " backend writes (" << fmt("%.3f", b.wal_flushes / txn) << " needing a WAL flush), "
+      << fmt("%.1f", b.clock_ticks / txn) << " clock-sweep ticks\n";
+}
+
 void print_locks(std::ostream& out, const RunResult& r)
 {
   out << "\nLWLOCK_STATS over the measured window (acquire and wait times summed over processes):\n";
@@ -66,6 +80,7 @@ void print_summary(std::ostream& out, const RunResult& r)
   out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
       << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
       << w.wait_for_insertions_calls << " calls)\n";
+  print_buffers(out, r);
   print_locks(out, r);
 
   out << "\nwait events (share of active backends' time, as pg_stat_activity sampling shows it):\n";
@@ -134,6 +149,18 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"fetch_cache_hits", r.slru.cache_hits}};
   j["hint_bits"]         = {
               {"set", r.hints.set}, {"refused_unflushed", r.hints.refused}, {"pages_dirtied", r.hints.dirtied_page}};
+
+  const SharedBufferStats& b = r.buffers;
+  j["shared_buffers"]        = {{"buffers", r.nbuffers},
+                                {"relation_pages", r.relation_pages},
+                                {"tracked", r.buffers_tracked},
+                                {"hits", b.hits},
+                                {"reads", b.reads},
+                                {"extends", b.extends},
+                                {"evictions", b.evictions},
+                                {"writes", b.writes},
+                                {"writes_wal_flush", b.wal_flushes},
+                                {"clock_ticks", b.clock_ticks}};
   for (const auto& [name, s] : r.relations)
     j["relations"][name] = {{"hot_updates", s.hot_updates},
                             {"cold_updates", s.cold_updates},

@@ -6,6 +6,7 @@
 #include "models/clog.hpp"
 #include "models/heapam.hpp"
 #include "models/relation.hpp"
+#include "models/shared_buffers.hpp"
 #include "models/xlog.hpp"
 #include "sim/lwlock.hpp"
 
@@ -45,6 +46,11 @@ struct RunResult {
   double mean_active_backends = 0;                          // pg_stat_activity: backends in state 'active', on average
   SlruStats slru;
   HintStats hints;
+  // shared_buffers for the pgbench relations: tracked only once they outgrow it.
+  bool buffers_tracked         = false;
+  int nbuffers                 = 0;
+  std::uint64_t relation_pages = 0; // heap pages and primary-key leaves at the end
+  SharedBufferStats buffers;
   std::vector<std::pair<std::string, RelationStats>> relations;
   std::uint64_t commits = 0, walwriter_cycles = 0, checkpoints = 0;
   double cpu_busy_cores                 = 0;

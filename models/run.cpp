@@ -106,8 +106,12 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   r.mean_active_backends = active / window;
   r.wait_seconds         = named(names, times.all, 0);
 
-  r.slru  = server.clog.stats();
-  r.hints = server.heapam.hint_stats();
+  r.slru            = server.clog.stats();
+  r.hints           = server.heapam.hint_stats();
+  r.buffers_tracked = server.shared_buffers.active();
+  r.nbuffers        = server.shared_buffers.NBuffers();
+  r.relation_pages  = server.shared_buffers.total_pages();
+  r.buffers         = server.shared_buffers.stats();
   for (Relation* rel : {&server.tables.branches, &server.tables.tellers, &server.tables.accounts,
                         &server.tables.history, &server.tables.bulk})
     if (rel->stats().hot_updates + rel->stats().cold_updates + rel->stats().inserts + rel->stats().versions_visited > 0)

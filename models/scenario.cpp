@@ -120,6 +120,7 @@ void read_wakeup_preemption(Object o, sim::CpuParams& c)
     o.fail("wakeup_preemption", "expected false unless scheduler is cfs (wake-up preemption is modelled for CFS only)");
 }
 
+// Absent, a read() of a cached page costs what a write() into the page cache does.
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
   c.time_slice                = o.duration("time_slice", std::nullopt, 1e-5, 1);
@@ -137,7 +138,9 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   os.wait_set                 = o.duration("wait_set", "2us", 0, 0.01);
   os.pwrite                   = o.duration("pwrite", std::nullopt, 0, 0.01);
   os.pwrite_per_kb            = o.duration("pwrite_per_kB", std::nullopt, 0, 0.01);
-  os.fdatasync_cpu            = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
+  os.pread                    = o.has("pread") ? o.duration("pread", std::nullopt, 0, 0.01) : os.pwrite;
+  os.pread_per_kb  = o.has("pread_per_kB") ? o.duration("pread_per_kB", std::nullopt, 0, 0.01) : os.pwrite_per_kb;
+  os.fdatasync_cpu = o.duration("fdatasync_cpu", std::nullopt, 0, 0.1);
   if (o.has("kblockd_dispatch")) os.kblockd_dispatch = o.duration("kblockd_dispatch", std::nullopt, 0, 0.01);
   os.socket_send = o.duration("socket_send", std::nullopt, 0, 0.01);
   os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
@@ -163,7 +166,11 @@ HardwareSpec read_hardware(Object o)
 
 Costs read_costs(Object o)
 {
-  auto ns = [&o](const std::string& key) { return o.duration(key, std::nullopt, 0, 1e-2) * 1e9; };
+  // buffer_alloc and flush_buffer, charged only once the tables outgrow shared_buffers, default
+  // to estimates from the code (9.1's figures of costs in the hint-bit I/O scenario).
+  auto ns = [&o](const std::string& key, const std::optional<std::string>& fallback = std::nullopt) {
+    return o.duration(key, fallback, 0, 1e-2) * 1e9;
+  };
   Costs c{};
   c.protocol_simple       = ns("protocol_simple");
   c.protocol_extended     = ns("protocol_extended");
@@ -188,6 +195,8 @@ Costs read_costs(Object o)
   c.hint_bit              = ns("hint_bit");
   c.prune_per_tuple       = ns("prune_per_tuple");
   c.buffer_pin            = ns("buffer_pin");
+  c.buffer_alloc          = ns("buffer_alloc", "400ns");
+  c.flush_buffer          = ns("flush_buffer", "500ns");
   c.xlog_assemble         = ns("xlog_assemble");
   c.xlog_crc_per_kb       = ns("xlog_crc_per_kB");
   c.xlog_copy_per_kb      = ns("xlog_copy_per_kB");

@@ -26,6 +26,8 @@ struct OsCosts {
   double wait_set       = 2e-6;   // WaitLatch's per-call epoll set in 9.6-13 (create, add, close)
   double pwrite         = 2e-6;   // one write() system call into the page cache
   double pwrite_per_kb  = 0.1e-6; // copying each kB into the page cache
+  double pread          = 2e-6;   // one read() system call of a page the page cache holds
+  double pread_per_kb   = 0.1e-6; // copying each kB out of the page cache
   double fdatasync_cpu  = 10e-6;  // CPU spent in the kernel by fdatasync(), besides the device
   /// kblockd's CPU time to dispatch fdatasync()'s cache flush (a kernel thread must run before the
   /// device sees it); negative: the caller dispatches it, with no kernel thread in between.
@@ -71,6 +73,8 @@ struct Costs {
   double hint_bit;          // setting a hint bit (MarkBufferDirtyHint on a dirty page)
   double prune_per_tuple;   // heap_page_prune per tuple examined
   double buffer_pin;        // PinBuffer / UnpinBuffer bookkeeping besides the atomic
+  double buffer_alloc;      // BufferAlloc for a block not in shared_buffers, besides the clock sweep
+  double flush_buffer;      // FlushBuffer and mdwrite around the write() of a dirty victim
   // WAL.
   double xlog_assemble;         // XLogRecordAssemble per record
   double xlog_crc_per_kb;       // CRC and assembly per kB of record data

@@ -12,13 +12,20 @@ constexpr std::uint64_t kCheckpointerStream = 0x434b5054;
 Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::WaitEventNames& names)
     : scenario(s), events(names), xlog(s, events, wal_device), clog(s, events, xlog), procarray(s, events, clog),
       locks(s, events), heapam(s, events, xlog, clog, procarray, locks), xact(s, xlog, clog, procarray, locks),
-      tables(s.pgbench, events, s.policies.lwlock), context{s, events, procarray, heapam, xact, tables},
+      tables(s.pgbench, events, s.policies.lwlock),
+      shared_buffers(s, events, xlog), context{s, events, procarray, heapam, xact, tables},
       walwriter_backend("walwriter", s.pgbench.clients, cpu, sim::Rng(s.run.seed, kWalWriterStream)),
       walwriter(walwriter_backend, xlog, s, events),
       checkpointer_backend("checkpointer", s.pgbench.clients + 1, cpu, sim::Rng(s.run.seed, kCheckpointerStream)),
       checkpointer(checkpointer_backend, xlog, s, names.intern("Activity:CheckpointerMain")), cpu_(cpu)
 {
   xlog.set_walwriter(&walwriter.latch());
+  // pgbench -i gives branches, tellers and accounts a primary key; history and the insert-only
+  // table have none.
+  for (Relation* r : {&tables.branches, &tables.tellers, &tables.accounts}) shared_buffers.add_relation(*r, true);
+  for (Relation* r : {&tables.history, &tables.bulk}) shared_buffers.add_relation(*r, false);
+  shared_buffers.start();
+  heapam.set_shared_buffers(&shared_buffers);
   if (s.hardware.os.kblockd_dispatch >= 0) {
     kblockd = std::make_unique<Kblockd>(s.pgbench.clients + 2, cpu, wal_device, s.hardware.os.kblockd_dispatch,
                                         names.intern("Activity:Kblockd"));
@@ -49,6 +56,7 @@ void Server::reset_stats()
   procarray.lock().stats()        = sim::LWLockStats();
   procarray.xidgen_lock().stats() = sim::LWLockStats();
   heapam.hint_stats().reset();
+  shared_buffers.stats().reset();
   xact.reset_stats();
   walwriter.reset_stats();
   for (Relation* r : {&tables.branches, &tables.tellers, &tables.accounts, &tables.history, &tables.bulk}) {

@@ -10,6 +10,7 @@
 #include "models/pgbench.hpp"
 #include "models/postgres.hpp"
 #include "models/procarray.hpp"
+#include "models/shared_buffers.hpp"
 #include "models/walwriter.hpp"
 #include "models/xact.hpp"
 #include "models/xlog.hpp"
@@ -36,6 +37,7 @@ public:
   Heapam heapam;
   Xact xact;
   PgbenchTables tables;
+  SharedBuffers shared_buffers;
   ServerContext context;
   Backend walwriter_backend;
   WalWriter walwriter;

@@ -472,6 +472,29 @@ TEST_CASE("CLI: walsim run prints a pgbench-style summary and writes its JSON at
   CHECK(dir.entries() == std::set<std::string>{"tiny.json", "result.json"});
 }
 
+TEST_CASE("CLI: tables larger than shared_buffers are read into it, and the summary says so", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome fits     = walsim({"run", path, "--reproducible", "--json", dir / "fits.json"}, dir);
+  const Outcome small    = walsim(
+         {"run", path, "--reproducible", "--set", "settings.shared_buffers=1MB", "--json", dir / "small.json"}, dir);
+  INFO(fits.err << small.err);
+  REQUIRE(fits.status == 0);
+  REQUIRE(small.status == 0);
+  const auto untracked = nlohmann::json::parse(read_file(dir / "fits.json"))["shared_buffers"];
+  const auto tracked   = nlohmann::json::parse(read_file(dir / "small.json"))["shared_buffers"];
+  CHECK(untracked["tracked"] == false);
+  CHECK(untracked["reads"] == 0);
+  CHECK_FALSE(contains(fits.out, "shared_buffers:"));
+  CHECK(tracked["tracked"] == true);
+  CHECK(tracked["buffers"] == 128);
+  CHECK(tracked["relation_pages"].get<double>() > 128);
+  CHECK(tracked["reads"].get<double>() > 0);
+  CHECK(tracked["evictions"].get<double>() > 0);
+  CHECK(contains(small.out, "shared_buffers: 128 buffers for "));
+}
+
 TEST_CASE("CLI: the same scenario and seed give byte-identical output", "[cli]")
 {
   TempDir dir;

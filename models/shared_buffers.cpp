@@ -1,0 +1,220 @@
+/* shared_buffers for the pgbench tables: see shared_buffers.hpp. */
+#include "models/shared_buffers.hpp"
+
+#include "models/xlog.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pg {
+
+SharedBuffers::SharedBuffers(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
+    : scenario_(scenario), ev_(events), xlog_(xlog),
+      nbuffers_(static_cast<int>(scenario.settings.shared_buffers / BLCKSZ))
+{
+}
+
+void SharedBuffers::add_relation(Relation& rel, bool primary_key)
+{
+  rel.set_relnode(static_cast<std::uint32_t>(sources_.size()));
+  sources_.push_back(Source{&rel, false});
+  if (primary_key) sources_.push_back(Source{&rel, true});
+}
+
+std::uint64_t SharedBuffers::total_pages() const
+{
+  return std::accumulate(sources_.begin(), sources_.end(), std::uint64_t{0},
+                         [](std::uint64_t sum, const Source& s) { return sum + s.pages(); });
+}
+
+void SharedBuffers::start()
+{
+  if (!active() && total_pages() > static_cast<std::uint64_t>(nbuffers_)) activate();
+}
+
+void SharedBuffers::activate()
+{
+  pool_ = std::make_unique<BufferPool>(nbuffers_);
+  io_done_.assign(static_cast<std::size_t>(nbuffers_), 0.0);
+  preload();
+}
+
+// What a warmed-up server holds when the tables do not fit: the smaller relations whole (their
+// pages are the hottest), and of the rest an even share of each, spread over the relation, as
+// pgbench's uniform keys leave it. Pages changed before (a table that outgrew shared_buffers
+// during the run) stay dirty.
+void SharedBuffers::preload()
+{
+  std::vector<std::uint32_t> order(sources_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [this](std::uint32_t a, std::uint32_t b) { return sources_[a].pages() < sources_[b].pages(); });
+  std::uint64_t room = static_cast<std::uint64_t>(nbuffers_);
+  std::uint64_t left = total_pages();
+  for (const std::uint32_t relnode : order) {
+    const std::uint64_t pages = sources_[relnode].pages();
+    const std::uint64_t take  = left <= room ? pages : room * pages / left;
+    for (std::uint64_t i = 0; i < take; i++) {
+      VictimSource from{};
+      const int buf_id = pool_->StrategyGetBuffer(nullptr, &from);
+      BufferDesc& buf  = pool_->GetBufferDescriptor(buf_id);
+      buf.tag          = BufferTag{relnode, static_cast<std::uint32_t>(i * pages / take)};
+      buf.tag_valid    = true;
+      buf.valid        = true;
+      buf.usage_count  = 1;
+      buf.page.lsn     = InvalidXLogRecPtr;
+      pool_->BufTableInsert(buf.tag, buf_id);
+    }
+    room -= take;
+    left -= pages;
+  }
+  pool_->stats().reset();
+}
+
+bool SharedBuffers::resident(const HeapPage& page) const
+{
+  return !active() || pool_->BufTableLookup(BufferTag{page.relnode, page.block}) >= 0;
+}
+
+void SharedBuffers::pin(Backend& me, const HeapPage& page)
+{
+  if (active()) pool_->PinBuffer(ReadBuffer(me, BufferTag{page.relnode, page.block}, false), nullptr);
+}
+
+void SharedBuffers::unpin(const HeapPage& page)
+{
+  if (active()) pool_->UnpinBuffer(pool_->BufTableLookup(BufferTag{page.relnode, page.block}));
+}
+
+void SharedBuffers::visit_leaf(Backend& me, const Relation& rel, std::uint32_t leaf)
+{
+  const std::uint32_t index = rel.relnode() + 1;
+  if (!active() || index >= sources_.size() || sources_[index].rel != &rel || !sources_[index].index) return;
+  const int buf_id = ReadBuffer(me, BufferTag{index, leaf}, false);
+  pool_->PinBuffer(buf_id, nullptr);
+  pool_->UnpinBuffer(buf_id);
+}
+
+void SharedBuffers::extend(Backend& me, const Relation& rel, std::uint32_t block)
+{
+  if (!active() && total_pages() > static_cast<std::uint64_t>(nbuffers_)) activate();
+  if (active()) ReadBuffer(me, BufferTag{rel.relnode(), block}, true);
+}
+
+// ReadBuffer_common: a hit waits for a read another backend has under way (its BM_IO_IN_PROGRESS);
+// a miss takes a buffer and, unless the block is new, reads the page into it.
+int SharedBuffers::ReadBuffer(Backend& me, BufferTag tag, bool is_new)
+{
+  const int found = pool_->BufTableLookup(tag);
+  if (found >= 0) {
+    stats_.hits++;
+    wait_for_io(me, found);
+    return found;
+  }
+  bool raced       = false;
+  const int buf_id = BufferAlloc(me, tag, &raced);
+  if (raced) return buf_id;
+  if (is_new) {
+    stats_.extends++;
+    return buf_id;
+  }
+  const auto& os = scenario_.hardware.os;
+  me.proc.syscall(os.pread + os.pread_per_kb * BLCKSZ / 1024.0, ev_.IoDataFileRead);
+  io_done_[static_cast<std::size_t>(buf_id)] = me.proc.local_time();
+  stats_.reads++;
+  return buf_id;
+}
+
+void SharedBuffers::wait_for_io(Backend& me, int buf_id)
+{
+  const double done = io_done_[static_cast<std::size_t>(buf_id)];
+  if (done <= me.proc.local_time()) return;
+  me.proc.flush();
+  me.proc.block_until(done, ev_.IoDataFileRead);
+  me.proc.flush();
+}
+
+// BufferAlloc: the clock sweep's victim, written out first if dirty. Writing takes time, and
+// meanwhile another backend may have used the victim again, or read our block into a buffer of
+// its own: then the victim is left alone, as bufmgr.c leaves it.
+int SharedBuffers::BufferAlloc(Backend& me, BufferTag tag, bool* raced)
+{
+  me.proc.work(scenario_.costs.buffer_alloc);
+  for (;;) {
+    VictimSource from{};
+    const std::uint64_t ticks = pool_->stats().clock_ticks;
+    const int victim          = pool_->StrategyGetBuffer(nullptr, &from);
+    for (std::uint64_t t = ticks; t < pool_->stats().clock_ticks; t++) clock_hand_.rmw(me.proc);
+    stats_.clock_ticks += pool_->stats().clock_ticks - ticks;
+    BufferDesc& buf = pool_->GetBufferDescriptor(victim);
+    if (buf.tag_valid && is_dirty(buf)) {
+      buf.refcount++; // PinBuffer_Locked: nobody else takes it while it is written
+      FlushBuffer(me, buf);
+      buf.refcount--;
+      if (buf.refcount > 0 || buf.usage_count > 0) continue;
+    }
+    const int existing = pool_->BufTableLookup(tag);
+    if (existing >= 0) {
+      stats_.hits++;
+      wait_for_io(me, existing);
+      *raced = true;
+      return existing;
+    }
+    if (buf.tag_valid) {
+      stats_.evictions++;
+      pool_->BufTableDelete(buf.tag);
+    }
+    buf.tag       = tag;
+    buf.tag_valid = true;
+    buf.valid     = true;
+    mark_clean(buf); // as read: the page cache holds what was last written
+    pool_->BufTableInsert(tag, victim);
+    io_done_[static_cast<std::size_t>(victim)] = me.proc.local_time();
+    return victim;
+  }
+}
+
+// FlushBuffer: WAL before data (XLogFlush up to the page's LSN), then write() into the page cache.
+void SharedBuffers::FlushBuffer(Backend& me, BufferDesc& buf)
+{
+  const XLogRecPtr lsn = page_lsn(buf.tag);
+  if (lsn != InvalidXLogRecPtr && xlog_.XLogNeedsFlush(me, lsn)) {
+    stats_.wal_flushes++;
+    xlog_.XLogFlush(me, lsn);
+  }
+  me.proc.work(scenario_.costs.flush_buffer);
+  const auto& os = scenario_.hardware.os;
+  me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoDataFileWrite);
+  stats_.writes++;
+  mark_clean(buf);
+}
+
+XLogRecPtr SharedBuffers::page_lsn(BufferTag tag) const
+{
+  const Source& s = source(tag.relNode);
+  if (s.index) return s.rel->index_leaf_lsn(tag.blockNum);
+  const HeapPage* page = s.rel->find_page(tag.blockNum);
+  return page == nullptr ? InvalidXLogRecPtr : page->lsn;
+}
+
+// A heap page changed since it was last written carries MarkBufferDirty's flag; a leaf page, a
+// newer LSN (an unlogged index's leaves have none, and never count as dirty).
+bool SharedBuffers::is_dirty(const BufferDesc& buf) const
+{
+  const Source& s = source(buf.tag.relNode);
+  if (s.index) return s.rel->index_leaf_lsn(buf.tag.blockNum) != buf.page.lsn;
+  const HeapPage* page = s.rel->find_page(buf.tag.blockNum);
+  return page != nullptr && page->dirty;
+}
+
+void SharedBuffers::mark_clean(BufferDesc& buf)
+{
+  const Source& s = source(buf.tag.relNode);
+  if (s.index) {
+    buf.page.lsn = s.rel->index_leaf_lsn(buf.tag.blockNum);
+  } else if (s.rel->find_page(buf.tag.blockNum) != nullptr) {
+    s.rel->page(buf.tag.blockNum).dirty = false;
+  }
+}
+
+} // namespace pg
