@@ -15,6 +15,10 @@
  *                             there (spinner out, ping-pong process in, and back);
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
  *                             time per call (getrusage; the pwrite's microsecond included);
+ *   pread(_per_kB),           read() and write() of 8 kB and of 1 kB at random page offsets of
+ *   pwrite(_per_kB)           a 64 MB file in --dir that the page cache holds: the two sizes
+ *                             split each call into a fixed part and a copy per kB, as the model
+ *                             charges a data page read into, or written out of, shared_buffers;
  *   scheduler, time_slice     not measured: the kernel's release says which scheduler runs
  *                             (EEVDF since Linux 6.6), and EEVDF's base slice follows from the
  *                             number of CPUs, as the kernel sets it;
@@ -309,6 +313,46 @@ SyncCosts fdatasync_costs(const std::string& dir, int n)
   return {elapsed / n, own / n, busy_frac * cpus * elapsed / n, static_cast<double>(s1.switches - s0.switches) / n};
 }
 
+struct PageCacheCosts {
+  double read = 0, read_per_kb = 0, write = 0, write_per_kb = 0; // seconds
+};
+
+// Random 8 kB and 1 kB reads and writes of a file the page cache holds (it was just written):
+// the difference per kB is the copy, the rest the system call.
+PageCacheCosts page_cache_costs(const std::string& dir, int n)
+{
+  constexpr std::size_t kPages = 8192; // 64 MB
+  const std::string path       = dir + "/walsim-probe-cache.tmp";
+  const int fd                 = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot create " + path);
+  std::vector<char> page(8192, 1);
+  for (std::size_t i = 0; i < kPages; i++)
+    must(pwrite(fd, page.data(), page.size(), static_cast<off_t>(i * page.size())) == static_cast<ssize_t>(page.size()),
+         "pwrite");
+  std::mt19937_64 rng(1);
+  std::uniform_int_distribution<std::size_t> pick(0, kPages - 1);
+  const auto timed = [&](bool write_call, std::size_t bytes) {
+    const double t0 = wall_now();
+    for (int i = 0; i < n; i++) {
+      const auto at   = static_cast<off_t>(pick(rng) * page.size());
+      const auto done = write_call ? pwrite(fd, page.data(), bytes, at) : pread(fd, page.data(), bytes, at);
+      must(done == static_cast<ssize_t>(bytes), write_call ? "pwrite" : "pread");
+    }
+    return (wall_now() - t0) / n;
+  };
+  timed(false, 8192); // warm the path and the page tables
+  const double r8 = timed(false, 8192), r1 = timed(false, 1024);
+  const double w8 = timed(true, 8192), w1 = timed(true, 1024);
+  close(fd);
+  unlink(path.c_str());
+  PageCacheCosts c;
+  c.read_per_kb  = std::max(0.0, (r8 - r1) / 7);
+  c.read         = std::max(0.0, r1 - c.read_per_kb);
+  c.write_per_kb = std::max(0.0, (w8 - w1) / 7);
+  c.write        = std::max(0.0, w1 - c.write_per_kb);
+  return c;
+}
+
 // Other processes' CPU use while the probe ran, in CPUs: every figure here assumes an otherwise
 // idle machine (a busy one turns idle wake-ups into run-queue waits and slows the rest), so the
 // probe says when that did not hold rather than print figures that look fine.
@@ -485,8 +529,9 @@ int main(int argc, char** argv)
                                "usage: walsim-probe [options]\n\noptions");
   std::string dir;
   int iterations = 0;
-  opts.add_options()("help,h", "this help")("dir", po::value(&dir)->default_value("."),
-                                            "directory for the fdatasync test (put it on the WAL's file system)")(
+  opts.add_options()("help,h",
+                     "this help")("dir", po::value(&dir)->default_value("."),
+                                  "directory for the fdatasync and page-cache tests (put it on the WAL's file system)")(
       "iterations", po::value(&iterations)->default_value(100000),
       "round trips per ping-pong test (fdatasync runs a twentieth of them)")(
       "json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
@@ -513,6 +558,7 @@ int main(int argc, char** argv)
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
     const double busy_half_cpu  = two_cpus ? busy_half_trip_cpu(cpus[0], cpus[1], iterations) : 0;
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
+    const PageCacheCosts cache  = page_cache_costs(dir, std::max(100, iterations / 5));
     const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double cache_bytes    = private_cache_bytes(cpus.at(0));
     const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
@@ -523,6 +569,10 @@ int main(int argc, char** argv)
                                    {"socket_recv", us(sock.recv)},
                                    {"context_switch", us(same.half_trip - io)},
                                    {"fdatasync_cpu", us(sync.own_cpu)},
+                                   {"pread", ns(cache.read)},
+                                   {"pread_per_kB", ns(cache.read_per_kb)},
+                                   {"pwrite", ns(cache.write)},
+                                   {"pwrite_per_kB", ns(cache.write_per_kb)},
                                    {"scheduler", sched.name}};
     if (sched.slice > 0) os["time_slice"] = us(sched.slice);
     if (two_cpus) {
@@ -571,6 +621,9 @@ int main(int argc, char** argv)
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
               << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
               << std::setprecision(1) << sync.switches << " context switches system-wide\n";
+    std::cout << "page cache, random pages of a cached file in " << dir << ": read() " << ns(cache.read) << " + "
+              << ns(cache.read_per_kb) << " per kB (pread, pread_per_kB), write() " << ns(cache.write) << " + "
+              << ns(cache.write_per_kb) << " per kB (pwrite, pwrite_per_kB)\n";
     std::cout << "kernel " << sched.release << " -> scheduler " << sched.name;
     if (sched.slice > 0) std::cout << ", time_slice " << os["time_slice"].get<std::string>() << " (its base slice)";
     std::cout << "\n";
