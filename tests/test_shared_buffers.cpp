@@ -13,6 +13,7 @@
 #include "sim/nvme.hpp"
 #include "sim/simulation.hpp"
 #include "sim_harness.hpp"
+#include "txn_rig.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,36 +35,21 @@ pg::Scenario buffer_scenario(int nbuffers)
   return s;
 }
 
+// The transaction rig's WAL, CPU and backends, with shared_buffers over a table and a history.
 struct BufferRig {
   BufferRig(int nbuffers, std::uint64_t rows)
-      : scenario(buffer_scenario(nbuffers)), events(names), cpu(scenario.hardware.cpu),
-        wal(scenario.hardware.wal_device), xlog(scenario, events, wal), buffers(scenario, events, xlog),
-        table("pgbench_accounts", rows, 128, 100, true, events.BufferContent, events.LockExtend,
-              scenario.policies.lwlock),
-        history("pgbench_history", 0, 64, 100, true, events.BufferContent, events.LockExtend, scenario.policies.lwlock)
+      : txn(buffer_scenario(nbuffers), 2), buffers(txn.scenario, txn.events, txn.xlog),
+        table("pgbench_accounts", rows, 128, 100, true, txn.events.BufferContent, txn.events.LockExtend,
+              txn.scenario.policies.lwlock),
+        history("pgbench_history", 0, 64, 100, true, txn.events.BufferContent, txn.events.LockExtend,
+                txn.scenario.policies.lwlock)
   {
     buffers.add_relation(table, true);
     buffers.add_relation(history, false);
     buffers.start();
-    for (int i = 0; i < 2; i++)
-      backends.push_back(std::make_unique<pg::Backend>("backend" + std::to_string(i), i, cpu, sim::Rng(1, i)));
   }
 
-  void run(const std::vector<std::function<void(pg::Backend&)>>& scripts)
-  {
-    for (std::size_t i = 0; i < scripts.size(); i++) {
-      pg::Backend& b = *backends[i];
-      auto body      = scripts[i];
-      simulation.spawn(b.proc.name(), [&b, body]() {
-        body(b);
-        b.proc.exit();
-      });
-    }
-    sim::Window w;
-    w.warmup   = 0;
-    w.duration = 1.0;
-    simulation.run(w, nullptr, nullptr, nullptr);
-  }
+  void run(const std::vector<std::function<void(pg::Backend&)>>& scripts) { txn.run(scripts); }
 
   /// A heap page of the table that shared_buffers does not hold now.
   std::uint32_t absent_block()
@@ -76,17 +62,11 @@ struct BufferRig {
 
   static double now() { return sim::Simulation::now(); }
 
-  pg::Scenario scenario;
-  sim::Simulation simulation;
-  sim::WaitEventNames names;
-  pg::WaitEvents events;
-  sim::Cpu cpu;
-  sim::Nvme wal;
-  pg::Xlog xlog;
+  test::TxnRig txn;
+  pg::Xlog& xlog = txn.xlog;
   pg::SharedBuffers buffers;
   pg::Relation table;
   pg::Relation history;
-  std::vector<std::unique_ptr<pg::Backend>> backends;
 };
 
 } // namespace

@@ -45,6 +45,24 @@ inline pg::Scenario txn_scenario(pg::HintBitRule rule, int clog_buffers = 8)
   return s;
 }
 
+/// Runs scripts[i] on backends[i] as actors, from time 0; the run ends with the last script.
+inline void run_backends(sim::Simulation& simulation, const std::vector<std::unique_ptr<pg::Backend>>& backends,
+                         const std::vector<std::function<void(pg::Backend&)>>& scripts)
+{
+  for (std::size_t i = 0; i < scripts.size(); i++) {
+    pg::Backend& b = *backends[i];
+    auto body      = scripts[i];
+    simulation.spawn(b.proc.name(), [&b, body]() {
+      body(b);
+      b.proc.exit();
+    });
+  }
+  sim::Window w;
+  w.warmup   = 0;
+  w.duration = 1e6;
+  simulation.run(w, nullptr, nullptr, nullptr);
+}
+
 struct TxnRig {
   explicit TxnRig(const pg::Scenario& s, int nbackends = 3)
       : scenario(s), events(names), cpu(s.hardware.cpu), wal(s.hardware.wal_device), xlog(scenario, events, wal),
@@ -66,18 +84,7 @@ struct TxnRig {
   /// Runs one script per backend (in backend order) as actors; the run ends with the last.
   void run(const std::vector<std::function<void(pg::Backend&)>>& scripts)
   {
-    for (std::size_t i = 0; i < scripts.size(); i++) {
-      pg::Backend& b = *backends[i];
-      auto body      = scripts[i];
-      simulation.spawn(b.proc.name(), [&b, body]() {
-        body(b);
-        b.proc.exit();
-      });
-    }
-    sim::Window w;
-    w.warmup   = 0;
-    w.duration = 1e6;
-    simulation.run(w, nullptr, nullptr, nullptr);
+    run_backends(simulation, backends, scripts);
   }
   void run(const std::function<void(pg::Backend&)>& script)
   {
