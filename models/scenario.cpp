@@ -214,7 +214,7 @@ Costs read_costs(Object o)
 Settings read_settings(Object o)
 {
   Settings s;
-  s.shared_buffers = o.size("shared_buffers", "128MB", 128 * kB, 64 * TB);
+  s.shared_buffers = o.size("shared_buffers", "128MB", 128 * kB, 8 * TB); // PostgreSQL: INT_MAX / 2 buffers
   // Absent means -1: 1/32 of shared_buffers, as PostgreSQL's default.
   s.wal_buffers            = o.has("wal_buffers") ? o.size("wal_buffers", std::nullopt, 32 * kB, 64 * GB) : -1;
   s.synchronous_commit     = o.choice("synchronous_commit", "on", {"on", "off", "local"}) != "off";

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace pg {
 
@@ -134,6 +136,20 @@ void SharedBuffers::wait_for_io(Backend& me, int buf_id)
   me.proc.flush();
 }
 
+// PostgreSQL raises the same ERROR when every buffer is pinned: too few for the clients.
+int SharedBuffers::StrategyGetBuffer()
+{
+  VictimSource from{};
+  try {
+    return pool_->StrategyGetBuffer(nullptr, &from);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + ": all " + std::to_string(nbuffers_) +
+                             " buffers of shared_buffers are pinned by the " +
+                             std::to_string(scenario_.pgbench.clients) +
+                             " clients' backends, as PostgreSQL would find them; give shared_buffers more");
+  }
+}
+
 // BufferAlloc: the clock sweep's victim, written out first if dirty. Writing takes time, and
 // meanwhile another backend may have used the victim again, or read our block into a buffer of
 // its own: then the victim is left alone, as bufmgr.c leaves it.
@@ -141,9 +157,8 @@ int SharedBuffers::BufferAlloc(Backend& me, BufferTag tag, bool* raced)
 {
   me.proc.work(scenario_.costs.buffer_alloc);
   for (;;) {
-    VictimSource from{};
     const std::uint64_t ticks = pool_->stats().clock_ticks;
-    const int victim          = pool_->StrategyGetBuffer(nullptr, &from);
+    const int victim          = StrategyGetBuffer();
     for (std::uint64_t t = ticks; t < pool_->stats().clock_ticks; t++) clock_hand_.rmw(me.proc);
     stats_.clock_ticks += pool_->stats().clock_ticks - ticks;
     BufferDesc& buf = pool_->GetBufferDescriptor(victim);

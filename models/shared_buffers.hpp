@@ -76,6 +76,7 @@ private:
   void activate();
   void preload();
   int ReadBuffer(Backend& me, BufferTag tag, bool is_new);
+  int StrategyGetBuffer();
   /// *raced: another backend read the block in meanwhile, and its buffer is returned.
   int BufferAlloc(Backend& me, BufferTag tag, bool* raced);
   void wait_for_io(Backend& me, int buf_id);

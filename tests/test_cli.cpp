@@ -495,6 +495,17 @@ TEST_CASE("CLI: tables larger than shared_buffers are read into it, and the summ
   CHECK(contains(small.out, "shared_buffers: 128 buffers for "));
 }
 
+TEST_CASE("CLI: a shared_buffers that every client's pin exhausts fails the run clearly, as PostgreSQL would", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome o =
+      walsim({"run", path, "-c", "64", "--set", "settings.shared_buffers=128kB", "--json", dir / "r.json"}, dir);
+  CHECK(o.status == 1);
+  CHECK(contains(o.err, "walsim: run failed: no unpinned buffers available: all 16 buffers"));
+  CHECK_FALSE(fs::exists(dir / "r.json"));
+}
+
 TEST_CASE("CLI: the same scenario and seed give byte-identical output", "[cli]")
 {
   TempDir dir;

@@ -112,9 +112,16 @@ int run_command(const std::vector<std::string>& args)
   pg::RunResult result;
   try {
     result = pg::run_scenario(scenario, options);
+  } catch (const std::runtime_error& e) {
+    // Raised by the model for a configuration PostgreSQL would fail on too (every buffer pinned).
+    std::cerr << "walsim: run failed: " << e.what() << "\n";
+    return kFailed;
   } catch (const std::logic_error& e) {
     std::cerr << "walsim: internal error: " << e.what() << "\n";
     return kInternalError;
+  } catch (const std::exception& e) { // out of memory, for one
+    std::cerr << "walsim: run failed: " << e.what() << "\n";
+    return kFailed;
   }
   pg::print_summary(std::cout, result);
   if (!quiet)

@@ -23,6 +23,9 @@ int run_scan_command(const pg::Scenario& scenario, const std::vector<std::string
   } catch (const std::logic_error& e) {
     std::cerr << "walsim: internal error: " << e.what() << "\n";
     return kInternalError;
+  } catch (const std::exception& e) { // out of memory, for one
+    std::cerr << "walsim: run failed: " << e.what() << "\n";
+    return kFailed;
   }
   pg::print_scan_summary(std::cout, result);
   if (!quiet)
