@@ -80,7 +80,7 @@ bool SharedBuffers::resident(const HeapPage& page) const
 
 void SharedBuffers::pin(Backend& me, const HeapPage& page)
 {
-  if (active()) pool_->PinBuffer(ReadBuffer(me, BufferTag{page.relnode, page.block}, false), nullptr);
+  if (active()) ReadBuffer(me, BufferTag{page.relnode, page.block}, false);
 }
 
 void SharedBuffers::unpin(const HeapPage& page)
@@ -92,30 +92,30 @@ void SharedBuffers::visit_leaf(Backend& me, const Relation& rel, std::uint32_t l
 {
   const std::uint32_t index = rel.relnode() + 1;
   if (!active() || index >= sources_.size() || sources_[index].rel != &rel || !sources_[index].index) return;
-  const int buf_id = ReadBuffer(me, BufferTag{index, leaf}, false);
-  pool_->PinBuffer(buf_id, nullptr);
-  pool_->UnpinBuffer(buf_id);
+  pool_->UnpinBuffer(ReadBuffer(me, BufferTag{index, leaf}, false));
 }
 
 void SharedBuffers::extend(Backend& me, const Relation& rel, std::uint32_t block)
 {
   if (!active() && total_pages() > static_cast<std::uint64_t>(nbuffers_)) activate();
-  if (active()) ReadBuffer(me, BufferTag{rel.relnode(), block}, true);
+  if (active()) pool_->UnpinBuffer(ReadBuffer(me, BufferTag{rel.relnode(), block}, true));
 }
 
-// ReadBuffer_common: a hit waits for a read another backend has under way (its BM_IO_IN_PROGRESS);
-// a miss takes a buffer and, unless the block is new, reads the page into it.
+// ReadBuffer_common: the buffer comes back pinned. A hit pins first and then waits for a read
+// another backend has under way (its BM_IO_IN_PROGRESS), so that nobody evicts it meanwhile; a
+// miss takes a buffer and, unless the block is new, reads the page into it.
 int SharedBuffers::ReadBuffer(Backend& me, BufferTag tag, bool is_new)
 {
   const int found = pool_->BufTableLookup(tag);
   if (found >= 0) {
     stats_.hits++;
-    wait_for_io(me, found);
+    pin_and_wait(me, found);
     return found;
   }
   bool raced       = false;
   const int buf_id = BufferAlloc(me, tag, &raced);
   if (raced) return buf_id;
+  pool_->PinBuffer(buf_id, nullptr);
   if (is_new) {
     stats_.extends++;
     return buf_id;
@@ -127,8 +127,9 @@ int SharedBuffers::ReadBuffer(Backend& me, BufferTag tag, bool is_new)
   return buf_id;
 }
 
-void SharedBuffers::wait_for_io(Backend& me, int buf_id)
+void SharedBuffers::pin_and_wait(Backend& me, int buf_id)
 {
+  pool_->PinBuffer(buf_id, nullptr);
   const double done = io_done_[static_cast<std::size_t>(buf_id)];
   if (done <= me.proc.local_time()) return;
   me.proc.flush();
@@ -171,7 +172,7 @@ int SharedBuffers::BufferAlloc(Backend& me, BufferTag tag, bool* raced)
     const int existing = pool_->BufTableLookup(tag);
     if (existing >= 0) {
       stats_.hits++;
-      wait_for_io(me, existing);
+      pin_and_wait(me, existing);
       *raced = true;
       return existing;
     }

@@ -77,9 +77,9 @@ private:
   void preload();
   int ReadBuffer(Backend& me, BufferTag tag, bool is_new);
   int StrategyGetBuffer();
-  /// *raced: another backend read the block in meanwhile, and its buffer is returned.
+  /// *raced: another backend read the block in meanwhile, and its buffer is returned, pinned.
   int BufferAlloc(Backend& me, BufferTag tag, bool* raced);
-  void wait_for_io(Backend& me, int buf_id);
+  void pin_and_wait(Backend& me, int buf_id);
   void FlushBuffer(Backend& me, BufferDesc& buf);
   XLogRecPtr page_lsn(BufferTag tag) const;
   bool is_dirty(const BufferDesc& buf) const;
