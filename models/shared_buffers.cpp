@@ -43,34 +43,47 @@ void SharedBuffers::activate()
 
 // What a warmed-up server holds when the tables do not fit: the smaller relations whole (their
 // pages are the hottest), and of the rest an even share of each, spread over the relation, as
-// pgbench's uniform keys leave it. Pages changed before (a table that outgrew shared_buffers
-// during the run) stay dirty.
+// pgbench's uniform keys leave it. Pages pinned at that moment (a table outgrew shared_buffers
+// during the run) go in first, with their pins; pages changed before stay dirty.
 void SharedBuffers::preload()
 {
+  for (std::uint32_t relnode = 0; relnode < sources_.size(); relnode++) {
+    const Source& s = sources_[relnode];
+    for (std::uint32_t block = 0; !s.index && block < s.rel->nblocks(); block++)
+      if (const HeapPage* page = s.rel->find_page(block); page != nullptr && page->pins > 0)
+        load(BufferTag{relnode, block}, page->pins);
+  }
   std::vector<std::uint32_t> order(sources_.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
                    [this](std::uint32_t a, std::uint32_t b) { return sources_[a].pages() < sources_[b].pages(); });
-  std::uint64_t room = static_cast<std::uint64_t>(nbuffers_);
+  std::uint64_t room = static_cast<std::uint64_t>(pool_->free_list_length());
   std::uint64_t left = total_pages();
   for (const std::uint32_t relnode : order) {
     const std::uint64_t pages = sources_[relnode].pages();
     const std::uint64_t take  = left <= room ? pages : room * pages / left;
-    for (std::uint64_t i = 0; i < take; i++) {
-      VictimSource from{};
-      const int buf_id = pool_->StrategyGetBuffer(nullptr, &from);
-      BufferDesc& buf  = pool_->GetBufferDescriptor(buf_id);
-      buf.tag          = BufferTag{relnode, static_cast<std::uint32_t>(i * pages / take)};
-      buf.tag_valid    = true;
-      buf.valid        = true;
-      buf.usage_count  = 1;
-      buf.page.lsn     = InvalidXLogRecPtr;
-      pool_->BufTableInsert(buf.tag, buf_id);
+    for (std::uint64_t i = 0; i < take && pool_->free_list_length() > 0; i++) {
+      const BufferTag tag{relnode, static_cast<std::uint32_t>(i * pages / take)};
+      if (pool_->BufTableLookup(tag) < 0) load(tag, 0);
     }
-    room -= take;
+    room = static_cast<std::uint64_t>(pool_->free_list_length());
     left -= pages;
   }
   pool_->stats().reset();
+}
+
+void SharedBuffers::load(BufferTag tag, int pins)
+{
+  VictimSource from{};
+  const int buf_id = pool_->StrategyGetBuffer(nullptr, &from);
+  BufferDesc& buf  = pool_->GetBufferDescriptor(buf_id);
+  buf.tag          = tag;
+  buf.tag_valid    = true;
+  buf.valid        = true;
+  buf.usage_count  = 1;
+  buf.refcount     = pins;
+  buf.page.lsn     = InvalidXLogRecPtr;
+  pool_->BufTableInsert(tag, buf_id);
 }
 
 bool SharedBuffers::resident(const HeapPage& page) const

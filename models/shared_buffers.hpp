@@ -75,6 +75,8 @@ private:
   const Source& source(std::uint32_t relnode) const { return sources_.at(relnode); }
   void activate();
   void preload();
+  /// Puts the page in a free buffer, already pinned `pins` times (setup, without costs).
+  void load(BufferTag tag, int pins);
   int ReadBuffer(Backend& me, BufferTag tag, bool is_new);
   int StrategyGetBuffer();
   /// *raced: another backend read the block in meanwhile, and its buffer is returned, pinned.

@@ -176,14 +176,22 @@ TEST_CASE("shared_buffers: a table that outgrows it during the run starts the tr
     rig.buffers.extend(me, rig.history, block);
   };
   rig.run({[&](pg::Backend& me) {
+    // A pin taken while untracked (Heapam counts it on the page) is still held when tracking starts.
+    pg::HeapPage& held = rig.table.page(rig.table.nblocks() - 1);
+    held.pins++;
+    rig.buffers.pin(me, held);
     for (int i = 0; i < 100 && !rig.buffers.active(); i++) extend(me);
     REQUIRE(rig.buffers.active());
+    CHECK(rig.buffers.resident(held));
+    held.pins--;
+    rig.buffers.unpin(held); // the pin came along: releasing it is no error
     CHECK(rig.buffers.total_pages() == 65);
     // A new page takes a buffer without a read.
+    const auto extends = rig.buffers.stats().extends;
     extend(me);
     me.proc.flush();
+    CHECK(rig.buffers.stats().extends == extends + 1);
   }});
-  CHECK(rig.buffers.stats().extends == 1);
   CHECK(rig.buffers.stats().reads == 0);
   CHECK(rig.buffers.resident(rig.history.page(rig.history.nblocks() - 1)));
 }
