@@ -88,8 +88,16 @@ void BufferPool::AddBufferToRing(BufferAccessStrategy* strategy, int buf_id)
   strategy->buffers_[static_cast<std::size_t>(strategy->current_)] = buf_id;
 }
 
+int BufferPool::StrategySyncStart(std::uint64_t* num_buf_alloc)
+{
+  *num_buf_alloc   = allocs_ - allocs_reported_;
+  allocs_reported_ = allocs_;
+  return nextVictimBuffer_;
+}
+
 int BufferPool::StrategyGetBuffer(BufferAccessStrategy* strategy, VictimSource* from)
 {
+  allocs_++;
   const bool ring = strategy != nullptr && strategy->ring_size() > 0;
   if (ring) {
     const int buf_id = GetBufferFromRing(strategy);

@@ -118,6 +118,9 @@ public:
   void UnpinBuffer(int buf_id);
 
   int free_list_length() const { return static_cast<int>(free_list_.size()); }
+  /// StrategySyncStart: where the clock hand points, and the buffers allocated since the last
+  /// call (for the background writer).
+  int StrategySyncStart(std::uint64_t* num_buf_alloc);
   BufferPoolStats& stats() { return stats_; }
 
 private:
@@ -127,7 +130,9 @@ private:
   std::vector<BufferDesc> descriptors_;
   std::unordered_map<std::uint64_t, int> table_; // the buffer mapping table
   std::vector<int> free_list_;                   // a stack: back() is firstFreeBuffer
-  int nextVictimBuffer_ = 0;
+  int nextVictimBuffer_          = 0;
+  std::uint64_t allocs_          = 0; // StrategyGetBuffer calls, for StrategySyncStart
+  std::uint64_t allocs_reported_ = 0;
   BufferPoolStats stats_;
 };
 

@@ -36,7 +36,8 @@ void print_buffers(std::ostream& out, const RunResult& r)
       << " pages (heap and primary-key leaves): hit ratio " << fmt("%.2f", lookups > 0 ? 100.0 * b.hits / lookups : 0)
       << "%, per transaction " << fmt("%.2f", b.reads / txn) << " reads, " << fmt("%.2f", b.writes / txn)
       << " backend writes (" << fmt("%.3f", b.wal_flushes / txn) << " needing a WAL flush), "
-      << fmt("%.1f", b.clock_ticks / txn) << " clock-sweep ticks\n";
+      << fmt("%.2f", b.bgwriter_writes / txn) << " bgwriter writes, " << fmt("%.1f", b.clock_ticks / txn)
+      << " clock-sweep ticks\n";
 }
 
 void print_locks(std::ostream& out, const RunResult& r)
@@ -160,6 +161,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                                 {"evictions", b.evictions},
                                 {"writes", b.writes},
                                 {"writes_wal_flush", b.wal_flushes},
+                                {"writes_bgwriter", b.bgwriter_writes},
                                 {"clock_ticks", b.clock_ticks}};
   for (const auto& [name, s] : r.relations)
     j["relations"][name] = {{"hot_updates", s.hot_updates},

@@ -150,6 +150,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
   simulation.spawn("walwriter", [&server]() { server.walwriter.main(); });
   simulation.spawn("checkpointer", [&server]() { server.checkpointer.main(); });
   if (server.kblockd) simulation.spawn("kblockd", [&server]() { server.kblockd->main(); });
+  if (server.bgwriter) simulation.spawn("bgwriter", [&server]() { server.bgwriter->main(); });
   for (auto& conn : server.connections) {
     Connection* c = conn.get();
     simulation.spawn(c->backend().proc.name(), [c]() { c->PostgresMain(); });

@@ -233,6 +233,9 @@ Settings read_settings(Object o)
   s.num_clog_buffers       = static_cast<int>(o.integer("NUM_CLOG_BUFFERS", -1, -1, 131072));
   if (s.num_clog_buffers == 0)
     o.fail("NUM_CLOG_BUFFERS", "expected -1 (computed from shared_buffers) or at least 1, got 0");
+  s.bgwriter_delay          = o.duration("bgwriter_delay", "200ms", 0.01, 10);
+  s.bgwriter_lru_maxpages   = static_cast<int>(o.integer("bgwriter_lru_maxpages", 100, 0, 1073741823));
+  s.bgwriter_lru_multiplier = o.number("bgwriter_lru_multiplier", 2.0, 0, 10);
   return s;
 }
 

@@ -110,6 +110,10 @@ struct Settings {
   int max_connections           = 100;
   int num_xloginsert_locks      = 8;  // NUM_XLOGINSERT_LOCKS
   int num_clog_buffers          = -1; // NUM_CLOG_BUFFERS; -1: Min(128, Max(4, NBuffers / 512))
+  // The background writer's LRU cleaning (acts only once the tables outgrow shared_buffers).
+  double bgwriter_delay          = 0.2;
+  int bgwriter_lru_maxpages      = 100;
+  double bgwriter_lru_multiplier = 2.0;
 };
 
 enum class WalWriterWakeup {

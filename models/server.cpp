@@ -7,6 +7,7 @@ namespace {
 // Stream keys keep each process's random draws independent of how many others there are.
 constexpr std::uint64_t kWalWriterStream    = 0x57414c57;
 constexpr std::uint64_t kCheckpointerStream = 0x434b5054;
+constexpr std::uint64_t kBgWriterStream     = 0x42475752;
 } // namespace
 
 Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::WaitEventNames& names)
@@ -26,6 +27,12 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
   for (Relation* r : {&tables.history, &tables.bulk}) shared_buffers.add_relation(*r, false);
   shared_buffers.start();
   heapam.set_shared_buffers(&shared_buffers);
+  if (shared_buffers.active()) {
+    bgwriter_backend =
+        std::make_unique<Backend>("bgwriter", s.pgbench.clients + 3, cpu, sim::Rng(s.run.seed, kBgWriterStream));
+    bgwriter = std::make_unique<BgWriterLru>(*bgwriter_backend, shared_buffers, s.settings.bgwriter_delay,
+                                             names.intern("Activity:BgWriterMain"));
+  }
   if (s.hardware.os.kblockd_dispatch >= 0) {
     kblockd = std::make_unique<Kblockd>(s.pgbench.clients + 2, cpu, wal_device, s.hardware.os.kblockd_dispatch,
                                         names.intern("Activity:Kblockd"));

@@ -3,6 +3,7 @@
  * the checkpointer. */
 #pragma once
 
+#include "models/bgwriter_lru.hpp"
 #include "models/checkpointer.hpp"
 #include "models/clog.hpp"
 #include "models/heapam.hpp"
@@ -44,6 +45,9 @@ public:
   Backend checkpointer_backend;
   Checkpointer checkpointer;
   std::unique_ptr<Kblockd> kblockd; // when the profile routes cache flushes through kblockd
+  // The background writer, where the tables outgrow shared_buffers from the start.
+  std::unique_ptr<Backend> bgwriter_backend;
+  std::unique_ptr<BgWriterLru> bgwriter;
   std::vector<std::unique_ptr<Backend>> backends;
   std::vector<std::unique_ptr<Connection>> connections;
 

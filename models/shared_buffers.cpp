@@ -70,6 +70,8 @@ void SharedBuffers::preload()
     left -= pages;
   }
   pool_->stats().reset();
+  std::uint64_t loaded = 0; // not allocations the background writer should plan for
+  pool_->StrategySyncStart(&loaded);
 }
 
 void SharedBuffers::load(BufferTag tag, int pins)
@@ -180,6 +182,7 @@ int SharedBuffers::BufferAlloc(Backend& me, BufferTag tag, bool* raced)
       buf.refcount++; // PinBuffer_Locked: nobody else takes it while it is written
       FlushBuffer(me, buf);
       buf.refcount--;
+      stats_.writes++;
       if (buf.refcount > 0 || buf.usage_count > 0) continue;
     }
     const int existing = pool_->BufTableLookup(tag);
@@ -203,6 +206,40 @@ int SharedBuffers::BufferAlloc(Backend& me, BufferTag tag, bool* raced)
   }
 }
 
+// BgBufferSync (bufmgr.c, PostgreSQL 15), without its density estimate of reusable buffers: the
+// allocation rate is smoothed (at once upwards, over 16 rounds downwards) and scaled by
+// bgwriter_lru_multiplier into the buffers the next round will need; the writer walks ahead of
+// the clock hand, never lapping it, counting unpinned buffers with a zero usage count as reusable
+// and writing the dirty ones, until it found that many or wrote bgwriter_lru_maxpages.
+int SharedBuffers::BgBufferSync(Backend& bgwriter)
+{
+  const Settings& g = scenario_.settings;
+  if (!active() || g.bgwriter_lru_maxpages <= 0) return 0;
+  std::uint64_t recent_alloc = 0;
+  pool_->StrategySyncStart(&recent_alloc);
+  const auto recent          = static_cast<double>(recent_alloc);
+  smoothed_alloc_            = recent >= smoothed_alloc_ ? recent : smoothed_alloc_ + (recent - smoothed_alloc_) / 16;
+  const double upcoming      = std::max(1.0, smoothed_alloc_ * g.bgwriter_lru_multiplier);
+  const std::uint64_t hand   = pool_->stats().clock_ticks;
+  next_to_clean_             = std::max(next_to_clean_, hand);
+  const std::uint64_t lapped = hand + static_cast<std::uint64_t>(nbuffers_);
+  int written                = 0;
+  double reusable            = 0;
+  while (next_to_clean_ < lapped && reusable < upcoming) {
+    BufferDesc& buf = pool_->GetBufferDescriptor(static_cast<int>(next_to_clean_++ % nbuffers_));
+    bgwriter.proc.work(scenario_.costs.buffer_pin); // SyncOneBuffer: the header's state
+    if (buf.refcount > 0 || buf.usage_count > 0) continue;
+    reusable++;
+    if (!buf.tag_valid || !is_dirty(buf)) continue;
+    buf.refcount++;
+    FlushBuffer(bgwriter, buf);
+    buf.refcount--;
+    stats_.bgwriter_writes++;
+    if (++written >= g.bgwriter_lru_maxpages) break;
+  }
+  return written;
+}
+
 // FlushBuffer: WAL before data (XLogFlush up to the page's LSN), then write() into the page cache.
 void SharedBuffers::FlushBuffer(Backend& me, BufferDesc& buf)
 {
@@ -214,7 +251,6 @@ void SharedBuffers::FlushBuffer(Backend& me, BufferDesc& buf)
   me.proc.work(scenario_.costs.flush_buffer);
   const auto& os = scenario_.hardware.os;
   me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoDataFileWrite);
-  stats_.writes++;
   mark_clean(buf);
 }
 

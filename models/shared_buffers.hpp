@@ -31,13 +31,14 @@ class Xlog;
 
 /// pg_stat_io for the pgbench relations (client backends, normal context), over the window.
 struct SharedBufferStats {
-  std::uint64_t hits        = 0;
-  std::uint64_t reads       = 0; // pages read into shared_buffers
-  std::uint64_t extends     = 0; // new pages of an extended relation (no read)
-  std::uint64_t evictions   = 0; // a valid page pushed out to make room
-  std::uint64_t writes      = 0; // dirty victims written by the backend that needed the buffer
-  std::uint64_t wal_flushes = 0; // ... of which had to flush WAL first (their LSN was unflushed)
-  std::uint64_t clock_ticks = 0; // buffers the clock hand passed over
+  std::uint64_t hits            = 0;
+  std::uint64_t reads           = 0; // pages read into shared_buffers
+  std::uint64_t extends         = 0; // new pages of an extended relation (no read)
+  std::uint64_t evictions       = 0; // a valid page pushed out to make room
+  std::uint64_t writes          = 0; // dirty victims written by the backend that needed the buffer
+  std::uint64_t bgwriter_writes = 0; // dirty buffers the background writer cleaned ahead of the clock
+  std::uint64_t wal_flushes     = 0; // ... of which had to flush WAL first (their LSN was unflushed)
+  std::uint64_t clock_ticks     = 0; // buffers the clock hand passed over
   void reset() { *this = SharedBufferStats(); }
 };
 
@@ -57,6 +58,9 @@ public:
   void visit_leaf(Backend& me, const Relation& rel, std::uint32_t leaf);
   /// ReadBuffer(P_NEW) after a relation was extended by one block: a buffer without a read.
   void extend(Backend& me, const Relation& rel, std::uint32_t block);
+  /// BgBufferSync, one background-writer round: writes dirty buffers that the clock sweep will
+  /// soon reuse, ahead of it. Returns how many it wrote.
+  int BgBufferSync(Backend& bgwriter);
 
   bool active() const { return pool_ != nullptr; }
   /// Whether the page is in shared_buffers (always, while untracked).
@@ -95,6 +99,10 @@ private:
   std::unique_ptr<BufferPool> pool_;
   std::vector<double> io_done_; // by buffer: when the read that filled it completes
   sim::CacheLine clock_hand_;   // StrategyControl->nextVictimBuffer
+  // BgBufferSync's state: the allocation rate it smooths, and how far ahead of the clock hand it
+  // has cleaned (in clock ticks since tracking began).
+  double smoothed_alloc_       = 0;
+  std::uint64_t next_to_clean_ = 0;
   SharedBufferStats stats_;
 };
 

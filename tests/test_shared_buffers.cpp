@@ -37,8 +37,9 @@ pg::Scenario buffer_scenario(int nbuffers)
 
 // The transaction rig's WAL, CPU and backends, with shared_buffers over a table and a history.
 struct BufferRig {
-  BufferRig(int nbuffers, std::uint64_t rows)
-      : txn(buffer_scenario(nbuffers), 2), buffers(txn.scenario, txn.events, txn.xlog),
+  BufferRig(int nbuffers, std::uint64_t rows) : BufferRig(buffer_scenario(nbuffers), rows) {}
+  BufferRig(const pg::Scenario& s, std::uint64_t rows)
+      : txn(s, 2), buffers(txn.scenario, txn.events, txn.xlog),
         table("pgbench_accounts", rows, 128, 100, true, txn.events.BufferContent, txn.events.LockExtend,
               txn.scenario.policies.lwlock),
         history("pgbench_history", 0, 64, 100, true, txn.events.BufferContent, txn.events.LockExtend,
@@ -194,4 +195,51 @@ TEST_CASE("shared_buffers: a table that outgrows it during the run starts the tr
   }});
   CHECK(rig.buffers.stats().reads == 0);
   CHECK(rig.buffers.resident(rig.history.page(rig.history.nblocks() - 1)));
+}
+
+namespace {
+
+// Five misses (the first one's sweep takes every usage count to zero on its way round), every
+// heap page dirtied, then one background-writer round: what it wrote.
+int bgwriter_round(int maxpages)
+{
+  pg::Scenario s                   = buffer_scenario(64);
+  s.settings.bgwriter_lru_maxpages = maxpages;
+  BufferRig rig(s, 20000);
+  int written = -1;
+  rig.run({[&](pg::Backend& me) {
+    for (int i = 0; i < 5; i++) {
+      const std::uint32_t block = rig.absent_block();
+      rig.buffers.pin(me, rig.table.page(block));
+      rig.buffers.unpin(rig.table.page(block));
+    }
+    for (std::uint32_t b = 0; b < rig.table.nblocks(); b++) rig.table.page(b).dirty = true;
+    const auto backend_writes = rig.buffers.stats().writes;
+    written                   = rig.buffers.BgBufferSync(rig.txn.backend(1));
+    CHECK(rig.buffers.stats().writes == backend_writes);
+    rig.txn.backend(1).proc.flush();
+  }});
+  CHECK(rig.buffers.stats().bgwriter_writes == static_cast<std::uint64_t>(written));
+  return written;
+}
+
+} // namespace
+
+TEST_CASE("shared_buffers: the background writer cleans dirty buffers ahead of the clock", "[shared_buffers]")
+{
+  // Five allocations, times bgwriter_lru_multiplier 2: it stops once ten reusable buffers are
+  // found, some of them clean primary-key leaves.
+  const int written = bgwriter_round(100);
+  CHECK(written > 3);
+  CHECK(written <= 10);
+}
+
+TEST_CASE("shared_buffers: the background writer writes at most bgwriter_lru_maxpages a round", "[shared_buffers]")
+{
+  CHECK(bgwriter_round(3) == 3);
+}
+
+TEST_CASE("shared_buffers: bgwriter_lru_maxpages 0 turns the background writer's cleaning off", "[shared_buffers]")
+{
+  CHECK(bgwriter_round(0) == 0);
 }

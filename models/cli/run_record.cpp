@@ -88,6 +88,7 @@ std::vector<MetricSpec> make_specs()
   specs.push_back({"hint_bits_set", at("/hint_bits/set")});
   specs.push_back({"buffer_reads_per_xact", per_transaction("/shared_buffers/reads")});
   specs.push_back({"buffer_writes_per_xact", per_transaction("/shared_buffers/writes")});
+  specs.push_back({"buffer_bgwriter_writes_per_xact", per_transaction("/shared_buffers/writes_bgwriter")});
   return specs;
 }
 
