@@ -68,7 +68,9 @@ std::string y_label(const std::string& metric)
       {"insert_lock_acquire_ms", "WAL insertion lock acquire time (ms)"},
       {"wait_for_insertions_ms", "WaitXLogInsertionsToFinish time (ms)"},
       {"wal_bytes_per_xact", "WAL bytes per transaction"},
-      {"wal_records_per_xact", "WAL records per transaction"}};
+      {"wal_records_per_xact", "WAL records per transaction"},
+      {"wal_write_per_xact", "WAL write() calls per transaction"},
+      {"wal_sync_per_xact", "WAL syncs per transaction"}};
   const auto found = labels.find(metric);
   if (found != labels.end()) return found->second;
   if (metric.rfind("wait.", 0) == 0) return "share of active time in " + metric.substr(5);

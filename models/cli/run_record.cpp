@@ -74,6 +74,8 @@ std::vector<MetricSpec> make_specs()
       {"wal_sync", at("/pg_stat_wal/wal_sync")},
       {"wal_records_per_xact", per_transaction("/pg_stat_wal/wal_records")},
       {"wal_bytes_per_xact", per_transaction("/pg_stat_wal/wal_bytes")},
+      {"wal_write_per_xact", per_transaction("/pg_stat_wal/wal_write")},
+      {"wal_sync_per_xact", per_transaction("/pg_stat_wal/wal_sync")},
       {"insert_lock_acquire_ms", at("/wal_insert_lock_acquire_time_ms")},
       {"wait_for_insertions_ms", at("/wal_wait_for_insert_to_finish_time_ms")},
       {"wait_for_insertions_calls", at("/wal_wait_for_insert_to_finish_calls")},
