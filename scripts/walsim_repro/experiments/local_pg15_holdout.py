@@ -20,11 +20,15 @@ clients on, none finds an idle CPU, so these points isolate what a transaction c
 processes share a CPU. A third check asks for the measured rise of CPU per transaction from 1 to
 16 clients there (the 1-client select-only run is the clock's fitting point, the 16-client runs
 are predictions).
+
+On the two-CPU runs, pg_stat_wal's write and sync counters are checked as in local-pg15
+(wal_counters.py): syncs per transaction with synchronous_commit on from 4 clients (group commit)
+within 10%, and the WAL writer's writes and syncs per MiB of WAL with it off within 15%.
 """
 
 import statistics
 
-from .. import effects, reference
+from .. import effects, reference, wal_counters
 from ..model import Check, Comparison, SweepSpec
 from ..paths import repo_path
 from ..report import figure
@@ -48,11 +52,14 @@ EXPERIMENTS = [
 FITTED = {("H1", "tpcb-like", 1), ("H2", "select-only", 1), ("H2", "select-only", 8), ("H2", "simple-update", 8)}
 TOLERANCE = 0.15
 METRICS = {"tps": None, "cpu_us_per_xact": "busy_cpu_us_per_txn"}
-# Full mode: as many replications as the measurement had, 10 s windows (the measurement's were
-# 20 s; select-only at 16 clients is over 40k simulated transactions per second, and halving the
-# window keeps the full reproduction's run time within a few minutes for this experiment).
-FULL = (3, "10s")
+# Full mode: as many replications as the measurement had, each case over its experiment's measured
+# window (H1 20 s, H2 10 s), since the share of full-page images in the WAL, and so the WAL
+# writer's figures, depend on the time since the checkpoint before the run. Quick mode: one 3 s run.
+FULL_REPEAT = 3
 QUICK = (1, "3s")
+GROUP_COMMIT_TOLERANCE = 0.10
+WAL_WRITER_TOLERANCE = 0.15
+WAL_WRITER_METRICS = (wal_counters.WRITE_PER_MIB, wal_counters.SYNC_PER_MIB)
 CHART = ("pgbench clients (-c)", True)
 
 
@@ -86,10 +93,22 @@ def _runs():
     return reference.LocalRuns(REFERENCE)
 
 
+def _duration(experiment):
+    """The measured runs' window, e.g. "20s" (the same for every run of an experiment)."""
+    windows = {r["duration_s"] for r in _runs().data["runs"] if r["experiment"] == experiment}
+    if len(windows) != 1:
+        raise ValueError(f"{REFERENCE}: experiment {experiment} has runs of {sorted(windows)} s; expected one window")
+    return f"{windows.pop()}s"
+
+
 def sweep(quick):
-    repeat, time = QUICK if quick else FULL
-    return SweepSpec(vary=[], repeat=repeat, sets=[f"pgbench.time={time}"],
-                     cases={_case(e, s, c): _case_keys(cpus, clients, s, c)
+    if quick:
+        repeat, time = QUICK
+        return SweepSpec(vary=[], repeat=repeat, sets=[f"pgbench.time={time}"],
+                         cases={_case(e, s, c): _case_keys(cpus, clients, s, c)
+                                for e, cpus, clients, cases in EXPERIMENTS for s, c in cases})
+    return SweepSpec(vary=[], repeat=FULL_REPEAT,
+                     cases={_case(e, s, c): _case_keys(cpus, clients, s, c) + [f"pgbench.time={_duration(e)}"]
                             for e, cpus, clients, cases in EXPERIMENTS for s, c in cases})
 
 
@@ -115,7 +134,20 @@ def compare(sim):
                                   published=_measured(ref, experiment, script, clients, sync, metric),
                                   simulated=median, ci_low=lo, ci_high=hi, n=n,
                                   x=None if fitted else clients, series=_case(experiment, script, sync)))
+        out.extend(_wal_comparisons(sim, ref, experiment, cpus, script, sync, clients))
     return out
+
+
+def _wal_comparisons(sim, ref, experiment, cpus, script, sync, clients):
+    """Group commit and the WAL writer on the two-CPU runs of the scripts that write WAL."""
+    if experiment != "H1" or script == "select-only" or (sync == "on" and clients == 1):
+        return []
+    metrics = (wal_counters.SYNC_PER_XACT,) if sync == "on" else WAL_WRITER_METRICS
+    config = _config(script, clients, sync)
+    found = (wal_counters.comparison(sim, _point(cpus, script, clients, sync), ref.runs(experiment, config), m,
+                                     f"{experiment}/{config}", clients, _case(experiment, script, sync))
+             for m in metrics)
+    return [c for c in found if c is not None]
 
 
 def _within(comparisons, metric, name):
@@ -165,4 +197,10 @@ def checks(sim, comparisons):
         _within(comparisons, "cpu_us_per_xact",
                 "CPU per transaction within 15% of the measured median at every predicted point"),
         _one_cpu_rise(sim),
+        wal_counters.within(comparisons, (wal_counters.SYNC_PER_XACT,), GROUP_COMMIT_TOLERANCE,
+                            "group commit: WAL syncs per transaction with synchronous_commit on within 10% of the "
+                            "measured median at 4 and 16 clients"),
+        wal_counters.within(comparisons, WAL_WRITER_METRICS, WAL_WRITER_TOLERANCE,
+                            "WAL writer: writes and syncs per MiB of WAL with synchronous_commit off within 15% of "
+                            "the measured median at every client count"),
     ]
