@@ -26,6 +26,17 @@ class StudentT(unittest.TestCase):
             effects.t975(0.5)
 
 
+class MedianInterval(unittest.TestCase):
+    def test_median_and_the_mean_interval(self):
+        self.assertEqual(effects.median_interval([]), (None, None, None))
+        self.assertEqual(effects.median_interval([5.0]), (5.0, None, None))
+        median, lo, hi = effects.median_interval([90.0, 100.0, 140.0])
+        self.assertEqual(median, 100.0)  # the median, while the interval is around the mean, 110
+        half = 4.303 * math.sqrt(700.0) / math.sqrt(3)
+        self.assertAlmostEqual(lo, 110.0 - half)
+        self.assertAlmostEqual(hi, 110.0 + half)
+
+
 class RatioInterval(unittest.TestCase):
     def test_needs_two_replications_and_positive_means(self):
         self.assertIsNone(effects.ratio_interval([1.0], [1.0, 2.0]))

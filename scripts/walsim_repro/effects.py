@@ -26,6 +26,19 @@ def t975(df):
     return 1.960 + 2.4 / whole  # within 0.002 of the exact quantile from 31 on
 
 
+def median_interval(values):
+    """(median, low, high) of replications' values: the 95% interval of their mean, or None for
+    both bounds with fewer than two values; (None, None, None) with none."""
+    if not values:
+        return None, None, None
+    median = statistics.median(values)
+    if len(values) < 2:
+        return median, None, None
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    mean = statistics.fmean(values)
+    return median, mean - half, mean + half
+
+
 def ratio_interval(a, b):
     """95% interval of mean(a) / mean(b) from two independent samples (replications with distinct
     seeds), or None when either has fewer than two values or a mean that is not positive.

@@ -63,14 +63,8 @@ def simulated(sim, point, metric):
             values.append(METRICS[metric](wal, float(row["transactions"])))
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             continue
-    if not values:
-        return None, None, None, 0
-    median = statistics.median(values)
-    if len(values) < 2:
-        return median, None, None, len(values)
-    mean = statistics.fmean(values)
-    half = effects.t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
-    return median, mean - half, mean + half, len(values)
+    median, lo, hi = effects.median_interval(values)
+    return median, lo, hi, len(values)
 
 
 def comparison(sim, point, runs, metric, label, x, series):

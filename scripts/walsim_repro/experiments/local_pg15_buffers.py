@@ -73,25 +73,12 @@ def sweep(quick):
     return SweepSpec(vary=[clients], repeat=1 if quick else 3, sets=sets)
 
 
-def _figures(values):
-    """(median, 95% CI low, high) of the replications' values (summary.csv leaves these metrics
-    out); no interval with fewer than two."""
-    if not values:
-        return None, None, None
-    median = statistics.median(values)
-    if len(values) < 2:
-        return median, None, None
-    half = effects.t975(len(values) - 1) * statistics.stdev(values) / len(values) ** 0.5
-    mean = statistics.fmean(values)
-    return median, mean - half, mean + half
-
-
 def compare(sim):
     point = {"pgbench.clients": _reference()["setup"]["clients"]}
     out = []
     for metric, counter in METRICS.items():
         values = [SIMULATED[metric](r) for r in sim.runs_at(point)]
-        median, lo, hi = _figures(values)
+        median, lo, hi = effects.median_interval(values)
         n = len(values)
         out.append(Comparison(figure=f"{counter} per transaction", metric=metric, published=_measured(counter),
                               simulated=median, ci_low=lo, ci_high=hi, n=n))
