@@ -98,6 +98,9 @@ def one_run(db, script, clients, sync, seconds, hz, cpus):
     wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
                    (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
                                              "wal_sync FROM pg_stat_wal").split("|"))))
+    # Milliseconds inside write() and fdatasync() (wall time), 0 unless track_wal_io_timing is on.
+    wal.update(zip(["wal_write_time", "wal_sync_time"],
+                   (float(x) for x in psql(db, "SELECT wal_write_time, wal_sync_time FROM pg_stat_wal").split("|"))))
     d = {k: after[k] - before[k] for k in after}
     return {
         "config": f"{script}_c{clients}_sync{sync}",
@@ -168,7 +171,8 @@ def main():
         "settings": dict(x.split("|") for x in psql(
             a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
                   "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "
-                  "'full_page_writes', 'fsync') ORDER BY name").splitlines()),
+                  "'full_page_writes', 'fsync', 'track_wal_io_timing', 'wal_writer_delay', "
+                  "'wal_writer_flush_after') ORDER BY name").splitlines()),
         "medians_tps": medians,
         "runs": runs,
     }

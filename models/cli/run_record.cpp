@@ -72,6 +72,8 @@ std::vector<MetricSpec> make_specs()
       {"wal_buffers_full", at("/pg_stat_wal/wal_buffers_full")},
       {"wal_write", at("/pg_stat_wal/wal_write")},
       {"wal_sync", at("/pg_stat_wal/wal_sync")},
+      {"wal_write_time_ms", at("/pg_stat_wal/wal_write_time_ms")},
+      {"wal_sync_time_ms", at("/pg_stat_wal/wal_sync_time_ms")},
       {"wal_records_per_xact", per_transaction("/pg_stat_wal/wal_records")},
       {"wal_bytes_per_xact", per_transaction("/pg_stat_wal/wal_bytes")},
       {"wal_write_per_xact", per_transaction("/pg_stat_wal/wal_write")},
