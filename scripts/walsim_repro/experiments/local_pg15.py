@@ -35,9 +35,6 @@ MEASURED_CPU = "CPU(NULL)"
 PLOTS = [("latency_avg_ms", "pgbench.clients")]
 CHART = ("pgbench clients (-c)", True)
 WAL_METRICS = {"wal_records_per_xact": "wal_records", "wal_bytes_per_xact": "wal_bytes"}
-GROUP_COMMIT_TOLERANCE = 0.10
-WAL_WRITER_TOLERANCE = 0.15
-WAL_WRITER_METRICS = (wal_counters.WRITE_PER_MIB, wal_counters.SYNC_PER_MIB)
 
 
 def _config(clients, sync):
@@ -81,10 +78,7 @@ def compare(sim):
                 median, lo, hi, n = sim.summary_figures(point, metric)
                 out.append(Comparison(figure=f"{EXPERIMENT}/{config} {metric}", metric=metric, published=value,
                                       simulated=median, ci_low=lo, ci_high=hi, n=n, x=clients, series=series))
-            counters = (wal_counters.SYNC_PER_XACT,) if sync == "on" else WAL_WRITER_METRICS
-            if sync == "on" and clients == 1:
-                counters = ()
-            for metric in counters:
+            for metric in wal_counters.metrics_at(sync, clients):
                 c = wal_counters.comparison(sim, point, ref.runs(EXPERIMENT, config), metric,
                                             f"{EXPERIMENT}/{config}", clients, series)
                 if c is not None:
@@ -149,10 +143,4 @@ def checks(sim, comparisons):
         _within(comparisons, "wal_bytes_per_xact", WAL_TOLERANCE,
                 "WAL bytes per transaction within 10% of the measured median at every point"),
         _wait_check(sim),
-        wal_counters.within(comparisons, (wal_counters.SYNC_PER_XACT,), GROUP_COMMIT_TOLERANCE,
-                            "group commit: WAL syncs per transaction with synchronous_commit on within 10% of the "
-                            "measured median at 2-16 clients"),
-        wal_counters.within(comparisons, WAL_WRITER_METRICS, WAL_WRITER_TOLERANCE,
-                            "WAL writer: writes and syncs per MiB of WAL with synchronous_commit off within 15% of "
-                            "the measured median at every client count"),
-    ]
+    ] + wal_counters.checks(comparisons, "2-16")

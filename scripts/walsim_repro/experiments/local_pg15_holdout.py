@@ -57,9 +57,6 @@ METRICS = {"tps": None, "cpu_us_per_xact": "busy_cpu_us_per_txn"}
 # writer's figures, depend on the time since the checkpoint before the run. Quick mode: one 3 s run.
 FULL_REPEAT = 3
 QUICK = (1, "3s")
-GROUP_COMMIT_TOLERANCE = 0.10
-WAL_WRITER_TOLERANCE = 0.15
-WAL_WRITER_METRICS = (wal_counters.WRITE_PER_MIB, wal_counters.SYNC_PER_MIB)
 CHART = ("pgbench clients (-c)", True)
 
 
@@ -140,9 +137,9 @@ def compare(sim):
 
 def _wal_comparisons(sim, ref, experiment, cpus, script, sync, clients):
     """Group commit and the WAL writer on the two-CPU runs of the scripts that write WAL."""
-    if experiment != "H1" or script == "select-only" or (sync == "on" and clients == 1):
+    if experiment != "H1" or script == "select-only":
         return []
-    metrics = (wal_counters.SYNC_PER_XACT,) if sync == "on" else WAL_WRITER_METRICS
+    metrics = wal_counters.metrics_at(sync, clients)
     config = _config(script, clients, sync)
     found = (wal_counters.comparison(sim, _point(cpus, script, clients, sync), ref.runs(experiment, config), m,
                                      f"{experiment}/{config}", clients, _case(experiment, script, sync))
@@ -197,10 +194,4 @@ def checks(sim, comparisons):
         _within(comparisons, "cpu_us_per_xact",
                 "CPU per transaction within 15% of the measured median at every predicted point"),
         _one_cpu_rise(sim),
-        wal_counters.within(comparisons, (wal_counters.SYNC_PER_XACT,), GROUP_COMMIT_TOLERANCE,
-                            "group commit: WAL syncs per transaction with synchronous_commit on within 10% of the "
-                            "measured median at 4 and 16 clients"),
-        wal_counters.within(comparisons, WAL_WRITER_METRICS, WAL_WRITER_TOLERANCE,
-                            "WAL writer: writes and syncs per MiB of WAL with synchronous_commit off within 15% of "
-                            "the measured median at every client count"),
-    ]
+    ] + wal_counters.checks(comparisons, "4 and 16")
