@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""The known-gaps file of scripts/reproduce: which checks are expected to fail in which mode."""
+"""The known-gaps file of scripts/reproduce: which checks are expected to fail in which mode; and
+its --only option."""
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -10,6 +13,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+from walsim_repro import cli  # noqa: E402
 from walsim_repro.cli import load_known_gaps  # noqa: E402
 
 
@@ -47,6 +51,17 @@ class KnownGaps(unittest.TestCase):
             gaps = load_known_gaps(path, mode)
             self.assertTrue(gaps)
             self.assertTrue(all(isinstance(r, str) and r for checks in gaps.values() for r in checks.values()))
+
+
+class OnlyOption(unittest.TestCase):
+    def test_commas_and_repeats_name_several_experiments(self):
+        args = cli.parse_args(["--only", "a,b", "--only", "c"], ["a", "b", "c", "d"])
+        self.assertEqual(args.only, ["a", "b", "c"])
+
+    def test_an_unknown_one_is_a_usage_error(self):
+        with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()):
+            cli.parse_args(["--only", "a,x"], ["a", "b"])
+        self.assertEqual(e.exception.code, 2)
 
 
 if __name__ == "__main__":

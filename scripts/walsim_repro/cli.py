@@ -22,7 +22,8 @@ def parse_args(argv, known):
         "and the charts. Experiments: " + ", ".join(known) + "."))
     p.add_argument("--quick", action="store_true",
                    help="fewer replications (a few minutes in all); results go to results/quick/ by default")
-    p.add_argument("--only", action="append", metavar="EXPERIMENT_ID", help="run this experiment only (repeatable)")
+    p.add_argument("--only", action="append", metavar="EXPERIMENT_ID",
+                   help="run this experiment only (repeatable, or several separated by commas)")
     p.add_argument("--check", action="store_true", help="exit with status 1 when a check fails")
     p.add_argument("--known-gaps", metavar="FILE", help=(
         "a JSON file {experiment id: {check name: why it fails}} of checks the model is known not to meet "
@@ -36,6 +37,8 @@ def parse_args(argv, known):
                    help="keep the sweeps already in RESULTS/sweeps/ (default: run them afresh)")
     p.add_argument("--list", action="store_true", help="list the experiments and exit")
     args = p.parse_args(argv)
+    if args.only:
+        args.only = [e for item in args.only for e in item.split(",") if e]
     for exp_id in args.only or []:
         if exp_id not in known:
             p.error(f"unknown experiment {exp_id!r} (known: {', '.join(known)})")
