@@ -108,6 +108,7 @@ TEST_CASE("run records read the figures of walsim run's JSON and tolerate missin
   const auto run         = nlohmann::json::parse(R"({
     "pgbench": {"tps": 100.5, "transactions": 200, "latency_ms": {"average": 2.0}},
     "pg_stat_wal": {"wal_records": 1200, "wal_bytes": 240000, "wal_write": 50, "wal_sync": 30, "wal_sync_time_ms": 4.5},
+    "pg_stat_slru_xact": {"blks_hit": 700},
     "lwlock_stats": [{"name": "CLogControlLock", "shacq": 10, "exacq": 5, "blk": 2, "wait_ms": 0.5}],
     "wait_event_shares_active": {"CPU": 0.6, "LWLock:WALWrite": 0.3, "IO:WALSync": 0.1}})");
   const cli::RunRecord r = cli::read_run_record(run);
@@ -118,6 +119,7 @@ TEST_CASE("run records read the figures of walsim run's JSON and tolerate missin
   CHECK(cli::metric_value(r, "wal_sync_per_xact") == 0.15);
   CHECK(cli::metric_value(r, "wal_sync_time_ms") == 4.5);
   CHECK_FALSE(cli::metric_value(r, "wal_write_time_ms"));
+  CHECK(cli::metric_value(r, "slru_xact_blks_hit_per_xact") == 3.5);
   CHECK(cli::metric_value(r, "CLogControlLock_blk") == 2.0);
   CHECK(cli::metric_value(r, "wait.LWLock:WALWrite") == 0.3);
   CHECK(cli::metric_value(r, "wait.Lock:tuple") == 0.0);

@@ -90,6 +90,7 @@ std::vector<MetricSpec> make_specs()
   specs.push_back({"cpu_switches_per_xact", at("/cpu/context_switches_per_txn")});
   specs.push_back({"walwriter_cycles", at("/walwriter/cycles")});
   specs.push_back({"hint_bits_set", at("/hint_bits/set")});
+  specs.push_back({"slru_xact_blks_hit_per_xact", per_transaction("/pg_stat_slru_xact/blks_hit")});
   specs.push_back({"buffer_reads_per_xact", per_transaction("/shared_buffers/reads")});
   specs.push_back({"buffer_writes_per_xact", per_transaction("/shared_buffers/writes")});
   specs.push_back({"buffer_bgwriter_writes_per_xact", per_transaction("/shared_buffers/writes_bgwriter")});

@@ -6,6 +6,13 @@ calibrated on the 1-client runs; the other points are predictions. The acceptanc
 those of issue 3: TPS within 15% of the measured median at every point, WAL records and bytes
 per transaction within 10%, and the top two wait events at 8 and 16 clients as measured.
 
+CLOG lookups: pg_stat_slru's Xact page hits per transaction (a commit's status update, plus
+each visibility check that found no hint bit and was not served by the single-entry fetch cache)
+are compared at every point within the 10% issue 3 sets for the per-transaction WAL figures; with
+synchronous_commit off, SetHintBits refuses a hint while the commit is unflushed, so the real
+server looks up the CLOG more often, and a second check asks for that direction at every client
+count.
+
 Two more checks compare pg_stat_wal's write and sync counters (wal_counters.py), which issue 3
 asks walsim to report but states no acceptance for: group commit, as syncs per transaction with
 synchronous_commit on at 2-16 clients (1 client syncs once per commit by construction), within
@@ -35,6 +42,8 @@ MEASURED_CPU = "CPU(NULL)"
 PLOTS = [("latency_avg_ms", "pgbench.clients")]
 CHART = ("pgbench clients (-c)", True)
 WAL_METRICS = {"wal_records_per_xact": "wal_records", "wal_bytes_per_xact": "wal_bytes"}
+CLOG_METRIC = "slru_xact_blks_hit_per_xact"
+CLOG_TOLERANCE = 0.10
 
 
 def _config(clients, sync):
@@ -62,9 +71,18 @@ def sweep(quick):
                      repeat=1 if quick else len(some_runs), sets=[f"pgbench.time={duration}s"])
 
 
+def _simulated(sim, point, metric):
+    """(median, ci_low, ci_high, n): summary.csv's figures, or, for a metric it does not summarise
+    (the CLOG's), the same from the point's runs."""
+    if metric != CLOG_METRIC:
+        return sim.summary_figures(point, metric)
+    values = sim.values(point, metric)
+    return (*effects.median_interval(values), len(values))
+
+
 def compare(sim):
-    """TPS (the reference's medians) and WAL records and bytes per transaction (the median over
-    the repetitions) at every point."""
+    """TPS (the reference's medians), WAL records and bytes and CLOG page hits per transaction (the
+    median over the repetitions) at every point, and the WAL counters' figures."""
     ref = _runs()
     out = []
     for sync in SYNC:
@@ -74,8 +92,10 @@ def compare(sim):
             published = {"tps": ref.median_tps(f"{EXPERIMENT}/{config}")}
             for metric, counter in WAL_METRICS.items():
                 published[metric] = ref.median_per_transaction(EXPERIMENT, config, counter)
+            published[CLOG_METRIC] = ref.median_of(EXPERIMENT, config,
+                                                   lambda r: r["slru"]["Xact"]["blks_hit"] / r["transactions"])
             for metric, value in published.items():
-                median, lo, hi, n = sim.summary_figures(point, metric)
+                median, lo, hi, n = _simulated(sim, point, metric)
                 out.append(Comparison(figure=f"{EXPERIMENT}/{config} {metric}", metric=metric, published=value,
                                       simulated=median, ci_low=lo, ci_high=hi, n=n, x=clients, series=series))
             for metric in wal_counters.metrics_at(sync, clients):
@@ -134,6 +154,24 @@ def _wait_check(sim):
     return Check("top two wait events at 8 and 16 clients match the measured top two", passed, "; ".join(details))
 
 
+def _clog_direction(comparisons):
+    """With synchronous_commit off, more CLOG page hits per transaction than with it on, at every
+    client count, in the simulation as in the measurement."""
+    rows = {(c.series, c.x): c for c in comparisons if c.metric == CLOG_METRIC}
+    parts, passed = [], True
+    for clients in CLIENTS:
+        off, on = rows[("synchronous_commit=off", clients)], rows[("synchronous_commit=on", clients)]
+        if off.simulated is None or on.simulated is None:
+            passed = False
+            parts.append(f"c{clients}: no run")
+            continue
+        simulated, measured = off.simulated / on.simulated, off.published / on.published
+        passed &= simulated > 1
+        parts.append(f"c{clients} {simulated:.2f}x (measured {measured:.2f}x)")
+    return Check("CLOG lookups: more pg_stat_slru Xact page hits per transaction with synchronous_commit off than on "
+                 "at every client count (SetHintBits waits for the flush)", passed, "off over on: " + ", ".join(parts))
+
+
 def checks(sim, comparisons):
     """Issue 3's acceptance criteria for this machine."""
     return [
@@ -143,4 +181,8 @@ def checks(sim, comparisons):
         _within(comparisons, "wal_bytes_per_xact", WAL_TOLERANCE,
                 "WAL bytes per transaction within 10% of the measured median at every point"),
         _wait_check(sim),
+        _within(comparisons, CLOG_METRIC, CLOG_TOLERANCE,
+                "CLOG lookups: pg_stat_slru Xact page hits per transaction within 10% of the measured median at every "
+                "point"),
+        _clog_direction(comparisons),
     ] + wal_counters.checks(comparisons, "2-16")
