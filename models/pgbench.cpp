@@ -1,6 +1,7 @@
 /* pgbench's tables, built-in scripts and client threads (pgbench.c, PostgreSQL 15). */
 #include "models/pgbench.hpp"
 
+#include "models/pgbench_tables.hpp"
 #include "models/postgres.hpp"
 
 #include "sim/clock.hpp"
@@ -13,40 +14,24 @@ double now()
   return sim::now();
 }
 
-// Tuple sizes of pgbench -i's tables. The filler columns of branches, tellers and history are
-// left NULL by pgbench -i (a null bitmap, no data); pgbench_accounts.filler is char(84), stored
-// as 84 blank-padded bytes behind a one-byte varlena header.
-constexpr int Int4 = 4;
-int branches_tuple()
-{
-  return heap_tuple_bytes(Int4 + Int4, true); // bid, bbalance
-}
-int tellers_tuple()
-{
-  return heap_tuple_bytes(Int4 + Int4 + Int4, true); // tid, bid, tbalance
-}
-int accounts_tuple()
-{
-  return heap_tuple_bytes(Int4 + Int4 + Int4 + 1 + 84, false); // aid, bid, abalance, filler
-}
-int history_tuple()
-{
-  return heap_tuple_bytes(4 * Int4 + 8, true); // tid, bid, aid, delta, mtime timestamp
-}
 } // namespace
 
 PgbenchTables::PgbenchTables(const PgbenchSpec& spec, const WaitEvents& ev, const sim::LWLockParams& lp)
-    : branches("pgbench_branches", static_cast<std::uint64_t>(spec.scale), branches_tuple(), spec.fillfactor,
+    : branches("pgbench_branches", static_cast<std::uint64_t>(spec.scale), branches_tuple_bytes(), spec.fillfactor,
                !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
-      tellers("pgbench_tellers", 10ull * static_cast<std::uint64_t>(spec.scale), tellers_tuple(), spec.fillfactor,
+      tellers("pgbench_tellers", 10ull * static_cast<std::uint64_t>(spec.scale), tellers_tuple_bytes(), spec.fillfactor,
               !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
-      accounts("pgbench_accounts", 100000ull * static_cast<std::uint64_t>(spec.scale), accounts_tuple(),
+      accounts("pgbench_accounts", 100000ull * static_cast<std::uint64_t>(spec.scale), accounts_tuple_bytes(),
                spec.fillfactor, !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
-      history("pgbench_history", 0, history_tuple(), 100, !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
+      history("pgbench_history", 0, history_tuple_bytes(), 100, !spec.unlogged_tables, ev.BufferContent, ev.LockExtend,
+              lp),
       bulk("walsim_insert", 0, heap_tuple_bytes(static_cast<int>(spec.insert_row_size), false), 100,
            !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp)
 {
   if (spec.reused_tables) accounts.set_spare_versions(1);
+  // More pages than pgbench -i fills: rows moved by earlier runs (a scenario's stated history).
+  if (spec.branches_pages > branches.nblocks()) branches.spread_over(spec.branches_pages);
+  if (spec.tellers_pages > tellers.nblocks()) tellers.spread_over(spec.tellers_pages);
 }
 
 void build_transaction(const PgbenchSpec& spec, sim::Rng& rng, std::vector<Command>& out)

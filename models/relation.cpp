@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace pg {
 
@@ -22,16 +24,21 @@ int heap_tuple_bytes(int data_bytes, bool has_nulls)
   return maxalign(hoff + data_bytes);
 }
 
+int loaded_rows_per_page(int tuple_bytes, int fillfactor)
+{
+  // RelationGetBufferForTuple keeps adding tuples while the page keeps its fillfactor reserve.
+  const double per_tuple = tuple_bytes + ItemIdSize;
+  const double room      = kUsable - ItemIdSize - tuple_bytes - BLCKSZ * (100 - fillfactor) / 100.0;
+  return std::max(1, static_cast<int>(std::floor(room / per_tuple)) + 1);
+}
+
 Relation::Relation(std::string name, std::uint64_t nrows, int tuple_bytes, int fillfactor, bool logged,
                    sim::WaitEventId content_event, sim::WaitEventId extend_event, const sim::LWLockParams& lock_params)
     : name_(std::move(name)), nrows_(nrows), tuple_bytes_(tuple_bytes), fillfactor_(fillfactor), logged_(logged),
       content_event_(content_event), lock_params_(lock_params),
       extension_lock_(name_ + " extension", extend_event, lock_params)
 {
-  // RelationGetBufferForTuple keeps adding tuples while the page keeps its fillfactor reserve.
-  const double per_tuple = tuple_bytes + ItemIdSize;
-  const double room      = kUsable - ItemIdSize - tuple_bytes - save_free_space();
-  rows_per_page_         = std::max(1, static_cast<int>(std::floor(room / per_tuple)) + 1);
+  rows_per_page_ = loaded_rows_per_page(tuple_bytes, fillfactor);
   nblocks_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (nrows + rows_per_page_ - 1) / rows_per_page_));
   insert_target_ = nblocks_ - 1;
 }
@@ -48,16 +55,37 @@ double Relation::prune_minfree() const
 
 std::uint32_t Relation::home_block(std::uint32_t id) const
 {
+  if (spread_pages_ > 0) return static_cast<std::uint32_t>((id - 1ull) * spread_pages_ / nrows_);
   return (id - 1) / static_cast<std::uint32_t>(rows_per_page_);
+}
+
+std::uint64_t Relation::rows_on(std::uint32_t block) const
+{
+  if (spread_pages_ > 0) {
+    // Rows i (0-based) with floor(i * P / N) == block: ceil((block + 1) N / P) - ceil(block N / P).
+    const auto first_at = [this](std::uint64_t b) { return (b * nrows_ + spread_pages_ - 1) / spread_pages_; };
+    return block >= spread_pages_ ? 0 : first_at(block + 1ull) - first_at(block);
+  }
+  const std::uint64_t first = static_cast<std::uint64_t>(block) * static_cast<std::uint64_t>(rows_per_page_);
+  return first >= nrows_ ? 0 : std::min<std::uint64_t>(static_cast<std::uint64_t>(rows_per_page_), nrows_ - first);
 }
 
 double Relation::initial_free(std::uint32_t block) const
 {
-  const std::uint64_t first = static_cast<std::uint64_t>(block) * static_cast<std::uint64_t>(rows_per_page_);
-  const std::uint64_t rows =
-      first >= nrows_ ? 0 : std::min<std::uint64_t>(static_cast<std::uint64_t>(rows_per_page_), nrows_ - first);
-  const double free = kUsable - static_cast<double>(rows) * (tuple_bytes_ + ItemIdSize);
+  const std::uint64_t rows = rows_on(block);
+  const double free        = kUsable - static_cast<double>(rows) * (tuple_bytes_ + ItemIdSize);
   return rows == 0 ? free : free + spare_versions_ * (tuple_bytes_ + ItemIdSize);
+}
+
+void Relation::spread_over(std::uint32_t pages)
+{
+  if (pages < nblocks_ || pages > nrows_)
+    throw std::invalid_argument(name_ + ": cannot spread " + std::to_string(nrows_) + " rows over " +
+                                std::to_string(pages) + " pages");
+  if (!pages_.empty() || !dense_rows_.empty()) throw std::logic_error(name_ + ": spread after first use");
+  spread_pages_  = pages;
+  nblocks_       = pages;
+  insert_target_ = nblocks_ - 1;
 }
 
 HeapPage& Relation::page(std::uint32_t block)

@@ -84,6 +84,9 @@ struct RelationStats {
   void reset() { *this = RelationStats(); }
 };
 
+/// Rows per heap page as pgbench -i loads a table (heap_insert up to the fillfactor).
+int loaded_rows_per_page(int tuple_bytes, int fillfactor);
+
 class Relation {
 public:
   /// A table of nrows rows of tuple_bytes each (MAXALIGNed heap tuple, header included), filled
@@ -101,6 +104,11 @@ public:
   bool permanent() const { return logged_; }
   int tuple_bytes() const { return tuple_bytes_; }
   int rows_per_page() const { return rows_per_page_; }
+  /// Puts the rows on `pages` heap pages, evenly, instead of as pgbench -i packs them: the state
+  /// earlier runs leave a small, hot table in, once non-HOT updates (made when a full page could
+  /// not be pruned) have moved its rows to pages of their own. Fewer rows per page make longer HOT
+  /// chains between two prunings of a page, and every index scan of a row walks its chain.
+  void spread_over(std::uint32_t pages);
   std::uint32_t nblocks() const { return nblocks_; }
   /// The free space heap_page_prune_opt wants: Max(fillfactor target, BLCKSZ / 10).
   double prune_minfree() const;
@@ -127,6 +135,7 @@ public:
 
 private:
   std::uint32_t home_block(std::uint32_t id) const;
+  std::uint64_t rows_on(std::uint32_t block) const; // at the start, before any update
   double initial_free(std::uint32_t block) const;
 
   std::string name_;
@@ -136,6 +145,7 @@ private:
   bool logged_;
   int rows_per_page_;
   std::uint32_t nblocks_;
+  std::uint32_t spread_pages_ = 0; // 0: as loaded
   std::uint32_t insert_target_;
   std::uint32_t relnode_ = 0;
   int spare_versions_    = 0;

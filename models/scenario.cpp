@@ -7,6 +7,9 @@
  */
 #include "models/scenario.hpp"
 
+#include "models/pgbench_tables.hpp"
+#include "models/relation.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -258,6 +261,22 @@ Policies read_policies(Object o)
   return p;
 }
 
+// How many pages the rows of a small table occupy: at least as many as pgbench -i fills, at most
+// one row per page.
+std::uint32_t read_table_pages(Object& o, const std::string& table, std::uint64_t rows, int tuple_bytes, int fillfactor)
+{
+  const auto per_page = static_cast<std::uint64_t>(loaded_rows_per_page(tuple_bytes, fillfactor));
+  const auto loaded   = static_cast<std::int64_t>((rows + per_page - 1) / per_page);
+  return static_cast<std::uint32_t>(o.integer(table, loaded, loaded, static_cast<std::int64_t>(rows)));
+}
+
+void read_heap_pages(Object o, PgbenchSpec& p)
+{
+  const auto scale = static_cast<std::uint64_t>(p.scale);
+  p.branches_pages = read_table_pages(o, "pgbench_branches", scale, branches_tuple_bytes(), p.fillfactor);
+  p.tellers_pages  = read_table_pages(o, "pgbench_tellers", 10 * scale, tellers_tuple_bytes(), p.fillfactor);
+}
+
 PgbenchSpec read_pgbench(Object o, RunSpec& run)
 {
   PgbenchSpec p;
@@ -269,6 +288,7 @@ PgbenchSpec read_pgbench(Object o, RunSpec& run)
   p.fillfactor      = static_cast<int>(o.integer("fillfactor", 100, 10, 100));
   p.unlogged_tables = o.boolean("unlogged_tables", false);
   p.reused_tables   = o.choice("tables", "initialized", {"initialized", "reused"}) == "reused";
+  read_heap_pages(o.object("heap_pages"), p);
   p.insert_rows     = static_cast<int>(o.integer("insert_rows", 1, 1, 100000));
   p.insert_row_size = o.size("insert_row_size", "100B", 1, 1 * GB);
   run.duration      = o.duration("time", "10s", 1e-3, 1e6);

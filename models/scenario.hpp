@@ -162,9 +162,13 @@ struct PgbenchSpec {
   /// The tables as pgbench -i leaves them ("initialized": heap pages full to fillfactor), or as
   /// earlier runs on the same database leave them ("reused": pruning has left each heap page
   /// room for one more tuple version, so a row's first update can be HOT).
-  bool reused_tables     = false;
-  int insert_rows        = 1;   // insert-only script: rows per transaction
-  double insert_row_size = 100; // insert-only script: bytes of user data per row
+  bool reused_tables = false;
+  /// Heap pages holding the rows of pgbench_branches and pgbench_tellers at the start, spread
+  /// there by earlier runs' non-HOT updates (pgbench.heap_pages); by default as many as pgbench -i fills.
+  std::uint32_t branches_pages = 0;
+  std::uint32_t tellers_pages  = 0;
+  int insert_rows              = 1;   // insert-only script: rows per transaction
+  double insert_row_size       = 100; // insert-only script: bytes of user data per row
 };
 
 struct RunSpec {

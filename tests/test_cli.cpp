@@ -677,3 +677,37 @@ TEST_CASE("walsim-probe: bad usage exits 2, a failed measurement 1, with the rea
   CHECK(missing.status == 1);
   CHECK(contains(missing.err, "cannot create"));
 }
+
+TEST_CASE("CLI: pgbench.heap_pages spreads the small tables' rows, and each UPDATE walks a longer HOT chain", "[cli]")
+{
+  TempDir dir;
+  auto packed                     = tiny_scenario();
+  auto spread                     = packed;
+  spread["pgbench"]["heap_pages"] = {{"pgbench_tellers", 10}}; // scale 1: one teller per page
+  const auto visited_per_txn      = [&](const std::string& name, const nlohmann::json& scenario) {
+    const std::string json_out = dir / (name + ".out.json");
+    const Outcome o = walsim({"run", write_scenario(dir, name + ".json", scenario), "--json", json_out}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const auto result = nlohmann::json::parse(read_file(json_out));
+    CHECK(result["scenario"]["resolved"]["pgbench"]["heap_pages"]["pgbench_branches"] == 1);
+    return result["relations"]["pgbench_tellers"]["versions_visited"].get<double>() /
+           result["pgbench"]["transactions"].get<double>();
+  };
+  const double from_packed = visited_per_txn("packed", packed);
+  const double from_spread = visited_per_txn("spread", spread);
+  INFO("versions visited per transaction: packed " << from_packed << ", spread " << from_spread);
+  CHECK(from_spread > 1.5 * from_packed);
+}
+
+TEST_CASE("CLI: pgbench.heap_pages outside what the table's rows allow is rejected", "[cli]")
+{
+  TempDir dir;
+  auto scenario                                        = tiny_scenario();
+  scenario["pgbench"]["heap_pages"]["pgbench_tellers"] = 11; // scale 1: 10 rows
+  const std::string path                               = write_scenario(dir, "pages.json", scenario);
+  check_rejected(dir, {path}, path + ": /pgbench/heap_pages/pgbench_tellers: expected an integer between 1 and 10");
+  scenario["pgbench"]["heap_pages"] = {{"pgbench_accounts", 100}};
+  const std::string other           = write_scenario(dir, "accounts.json", scenario);
+  check_rejected(dir, {other}, other + ": /pgbench/heap_pages/pgbench_accounts: unknown key");
+}
