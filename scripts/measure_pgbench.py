@@ -88,8 +88,16 @@ def pgbench(db, script, clients, seconds, cpus=None):
     return " ".join(cmd), tps, lat, txns
 
 
+def heap_pages(db):
+    """Heap pages holding the rows of the small tables (walsim's pgbench.heap_pages): earlier runs'
+    non-HOT updates spread them, and the HOT chains an UPDATE walks grow with fewer rows per page."""
+    return {t: int(psql(db, f"SELECT count(DISTINCT (ctid::text::point)[0]) FROM {t}"))
+            for t in ("pgbench_branches", "pgbench_tellers")}
+
+
 def one_run(db, script, clients, sync, seconds, hz, cpus):
     set_sync(db, sync)
+    pages = heap_pages(db)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     before = proc_stat()
@@ -114,6 +122,7 @@ def one_run(db, script, clients, sync, seconds, hz, cpus):
         "latency_ms_avg": lat,
         "transactions": txns,
         "wal": wal,
+        "heap_pages_at_start": pages,
         "cpu": {
             "busy_cores_avg": round(d["busy"] / hz / seconds, 3),
             "busy_cpu_us_per_txn": round(d["busy"] / hz * 1e6 / txns, 2),
