@@ -12,12 +12,19 @@
 #include "sim/cacheline.hpp"
 #include "sim/lwlock.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace pg {
 
 class Xlog;
+
+/// Whose question a CLOG lookup answered (a TransactionLogFetch that missed the single-entry
+/// cache), named after the heapam_visibility.c routine that asked, as a profile of the real server
+/// attributes them; SetHintBits asks for the commit LSN.
+enum class XidAsker : std::uint8_t { SatisfiesMVCC, SatisfiesUpdate, SatisfiesVacuum, SetHintBits, Count };
 
 /// pg_stat_slru for the Xact SLRU, plus group-update counts.
 struct SlruStats {
@@ -29,6 +36,7 @@ struct SlruStats {
   std::uint64_t group_members = 0; // statuses set on behalf of another process
   std::uint64_t fetches       = 0; // TransactionLogFetch calls (transam.c)
   std::uint64_t cache_hits    = 0; // ... answered by the single-entry cache
+  std::array<std::uint64_t, static_cast<std::size_t>(XidAsker::Count)> lookups_by{}; // ... not: by asker
   void reset() { *this = SlruStats(); }
 };
 

@@ -56,7 +56,7 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
     if (t.xmin == me.xid) // our own row: visible unless we updated it since
       return t.xmax != me.xid || (t.infomask & HEAP_XMAX_LOCK_ONLY);
     if (XidMayBeRunning(me, t.xmin)) return false;
-    if (TransactionIdDidCommit(me, clog_, t.xmin)) {
+    if (TransactionIdDidCommit(me, clog_, t.xmin, XidAsker::SatisfiesMVCC)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_COMMITTED, t.xmin);
     } else {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_INVALID, InvalidTransactionId);
@@ -69,7 +69,7 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
   if (!(t.infomask & HEAP_XMAX_COMMITTED)) {
     if (t.xmax == me.xid) return false; // updated by us in an earlier command
     if (XidMayBeRunning(me, t.xmax)) return true;
-    if (!TransactionIdDidCommit(me, clog_, t.xmax)) {
+    if (!TransactionIdDidCommit(me, clog_, t.xmax, XidAsker::SatisfiesMVCC)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
       return true;
     }
@@ -92,7 +92,7 @@ TM_Result Heapam::HeapTupleSatisfiesUpdate(Backend& me, Relation& rel, HeapPage&
   }
   if (t.infomask & HEAP_XMAX_COMMITTED) return TM_Result::Updated;
   if (procarray_.TransactionIdIsInProgress(me, t.xmax)) return TM_Result::BeingModified;
-  if (!TransactionIdDidCommit(me, clog_, t.xmax)) { // the updater aborted
+  if (!TransactionIdDidCommit(me, clog_, t.xmax, XidAsker::SatisfiesUpdate)) { // the updater aborted
     SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
     return TM_Result::Ok;
   }
@@ -107,7 +107,7 @@ bool Heapam::HeapTupleIsRemovable(Backend& me, Relation& rel, HeapPage& page, He
   if (!(t.infomask & HEAP_XMIN_COMMITTED)) {
     if (t.infomask & HEAP_XMIN_INVALID) return true;
     if (t.xmin == me.xid || procarray_.TransactionIdIsInProgress(me, t.xmin)) return false;
-    if (!TransactionIdDidCommit(me, clog_, t.xmin)) {
+    if (!TransactionIdDidCommit(me, clog_, t.xmin, XidAsker::SatisfiesVacuum)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_INVALID, InvalidTransactionId);
       return true;
     }
@@ -116,7 +116,7 @@ bool Heapam::HeapTupleIsRemovable(Backend& me, Relation& rel, HeapPage& page, He
   if (t.infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_LOCK_ONLY)) return false; // live
   if (!(t.infomask & HEAP_XMAX_COMMITTED)) {
     if (t.xmax == me.xid || procarray_.TransactionIdIsInProgress(me, t.xmax)) return false;
-    if (!TransactionIdDidCommit(me, clog_, t.xmax)) {
+    if (!TransactionIdDidCommit(me, clog_, t.xmax, XidAsker::SatisfiesVacuum)) {
       SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMAX_INVALID, InvalidTransactionId);
       return false;
     }

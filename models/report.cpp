@@ -148,8 +148,13 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"group_members", r.slru.group_members},
                             {"transaction_status_fetches", r.slru.fetches},
                             {"fetch_cache_hits", r.slru.cache_hits}};
-  j["hint_bits"]         = {
-              {"set", r.hints.set}, {"refused_unflushed", r.hints.refused}, {"pages_dirtied", r.hints.dirtied_page}};
+  const auto lookups     = [&r](XidAsker a) { return r.slru.lookups_by[static_cast<std::size_t>(a)]; };
+  j["pg_stat_slru_xact"]["lookups_by_asker"] = {{"HeapTupleSatisfiesMVCC", lookups(XidAsker::SatisfiesMVCC)},
+                                                {"HeapTupleSatisfiesUpdate", lookups(XidAsker::SatisfiesUpdate)},
+                                                {"HeapTupleSatisfiesVacuum", lookups(XidAsker::SatisfiesVacuum)},
+                                                {"SetHintBits", lookups(XidAsker::SetHintBits)}};
+  j["hint_bits"]                             = {
+                                  {"set", r.hints.set}, {"refused_unflushed", r.hints.refused}, {"pages_dirtied", r.hints.dirtied_page}};
 
   const SharedBufferStats& b = r.buffers;
   j["shared_buffers"]        = {{"buffers", r.nbuffers},

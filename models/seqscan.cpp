@@ -29,10 +29,10 @@ BufferAccessStrategy HeapScanner::scan_strategy(const ScanTable& table) const
   return GetAccessStrategy(large ? BufferAccessStrategyType::BulkRead : BufferAccessStrategyType::Normal, NBuffers);
 }
 
-bool HeapScanner::xmin_committed(BackendIo& io, TransactionId xid, HeapPassCounts& counts)
+bool HeapScanner::xmin_committed(BackendIo& io, TransactionId xid, XidAsker asker, HeapPassCounts& counts)
 {
   const std::uint64_t misses = clog_.stats().fetches - clog_.stats().cache_hits;
-  const bool committed       = TransactionIdDidCommit(io.me, clog_, xid);
+  const bool committed       = TransactionIdDidCommit(io.me, clog_, xid, asker);
   counts.clog_lookups += clog_.stats().fetches - clog_.stats().cache_hits - misses;
   return committed;
 }
@@ -64,7 +64,7 @@ bool HeapScanner::HeapTupleSatisfiesMVCC(BackendIo& io, ScanTable& table, int bu
   if (at_page_start == XminHint::Invalid) return false;
   io.me.proc.work(scan_costs_.visibility_unhinted);
   if (io.me.snapshot.contains(table.xmin)) return false; // XidInMVCCSnapshot: still running for us
-  const bool committed = xmin_committed(io, table.xmin, counts);
+  const bool committed = xmin_committed(io, table.xmin, XidAsker::SatisfiesMVCC, counts);
   const bool set       = committed ? SetHintBits(io, table, buf_id, XminHint::Committed, table.xmin)
                                    : SetHintBits(io, table, buf_id, XminHint::Invalid, InvalidTransactionId);
   (set ? counts.hints_set : counts.hints_refused)++;
@@ -114,7 +114,7 @@ HeapPassCounts HeapScanner::lazy_scan_heap(BackendIo& io, ScanTable& table)
         continue;
       }
       // HeapTupleSatisfiesVacuum: asks the CLOG (the xid is not running) and sets the hint.
-      const bool committed = xmin_committed(io, table.xmin, counts);
+      const bool committed = xmin_committed(io, table.xmin, XidAsker::SatisfiesVacuum, counts);
       const bool set       = committed ? SetHintBits(io, table, buf_id, XminHint::Committed, table.xmin)
                                        : SetHintBits(io, table, buf_id, XminHint::Invalid, InvalidTransactionId);
       (set ? counts.hints_set : counts.hints_refused)++;

@@ -66,7 +66,7 @@ public:
 private:
   /// heap_beginscan's strategy: a ring only for tables larger than a quarter of shared_buffers.
   BufferAccessStrategy scan_strategy(const ScanTable& table) const;
-  bool xmin_committed(BackendIo& io, TransactionId xid, HeapPassCounts& counts);
+  bool xmin_committed(BackendIo& io, TransactionId xid, XidAsker asker, HeapPassCounts& counts);
 
   const Scenario& scenario_;
   const Costs& costs_;

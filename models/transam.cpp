@@ -4,7 +4,7 @@
 namespace pg {
 
 namespace {
-XidStatus TransactionLogFetch(Backend& me, Clog& clog, TransactionId xid, XLogRecPtr* lsn)
+XidStatus TransactionLogFetch(Backend& me, Clog& clog, TransactionId xid, XLogRecPtr* lsn, XidAsker asker)
 {
   clog.stats().fetches++;
   if (xid == me.cachedFetchXid) {
@@ -16,6 +16,7 @@ XidStatus TransactionLogFetch(Backend& me, Clog& clog, TransactionId xid, XLogRe
     *lsn = InvalidXLogRecPtr;
     return XidStatus::Committed;
   }
+  clog.stats().lookups_by[static_cast<std::size_t>(asker)]++;
   const XidStatus status = clog.TransactionIdGetStatus(me, xid, lsn);
   // Only final states are cached: an in-progress transaction may still change.
   if (status != XidStatus::InProgress) {
@@ -27,16 +28,16 @@ XidStatus TransactionLogFetch(Backend& me, Clog& clog, TransactionId xid, XLogRe
 }
 } // namespace
 
-bool TransactionIdDidCommit(Backend& me, Clog& clog, TransactionId xid)
+bool TransactionIdDidCommit(Backend& me, Clog& clog, TransactionId xid, XidAsker asker)
 {
   XLogRecPtr lsn = InvalidXLogRecPtr;
-  return TransactionLogFetch(me, clog, xid, &lsn) == XidStatus::Committed;
+  return TransactionLogFetch(me, clog, xid, &lsn, asker) == XidStatus::Committed;
 }
 
 XLogRecPtr TransactionIdGetCommitLSN(Backend& me, Clog& clog, TransactionId xid)
 {
   XLogRecPtr lsn = InvalidXLogRecPtr;
-  TransactionLogFetch(me, clog, xid, &lsn);
+  TransactionLogFetch(me, clog, xid, &lsn, XidAsker::SetHintBits);
   return lsn;
 }
 

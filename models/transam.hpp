@@ -8,7 +8,7 @@
 
 namespace pg {
 
-bool TransactionIdDidCommit(Backend& me, Clog& clog, TransactionId xid);
+bool TransactionIdDidCommit(Backend& me, Clog& clog, TransactionId xid, XidAsker asker);
 /// TransactionIdIsKnownCompleted: the transaction is in the single-entry cache, which holds
 /// final states only, so it has ended.
 inline bool TransactionIdIsKnownCompleted(const Backend& me, TransactionId xid)

@@ -32,15 +32,19 @@ TEST_CASE("TransactionLogFetch: the single-entry cache answers repeated question
     const TransactionId a = rig.commit_one(me);
     const TransactionId b = rig.commit_one(me);
     const auto sh0        = rig.shacq();
-    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a, pg::XidAsker::SatisfiesMVCC));
     CHECK(rig.shacq() == sh0 + 1);
-    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));                             // cached
-    CHECK(pg::TransactionIdGetCommitLSN(me, rig.clog, a) != pg::InvalidXLogRecPtr); // cached too
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a, pg::XidAsker::SatisfiesMVCC)); // cached
+    CHECK(pg::TransactionIdGetCommitLSN(me, rig.clog, a) != pg::InvalidXLogRecPtr);  // cached too
     CHECK(rig.shacq() == sh0 + 1);
-    CHECK(pg::TransactionIdDidCommit(me, rig.clog, b)); // one entry only: b replaces a
-    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a));
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, b, pg::XidAsker::SatisfiesMVCC)); // one entry only: b replaces a
+    CHECK(pg::TransactionIdDidCommit(me, rig.clog, a, pg::XidAsker::SatisfiesMVCC));
     CHECK(rig.shacq() == sh0 + 3);
     CHECK(rig.clog.stats().cache_hits == 2);
+    // Only the questions that reached the CLOG count, under the routine that asked.
+    const auto& by = rig.clog.stats().lookups_by;
+    CHECK(by[static_cast<std::size_t>(pg::XidAsker::SatisfiesMVCC)] == 3);
+    CHECK(by[static_cast<std::size_t>(pg::XidAsker::SetHintBits)] == 0);
   });
 }
 
@@ -62,6 +66,7 @@ TEST_CASE("HeapTupleSatisfiesVacuum: TransactionIdIsInProgress first, the CLOG o
              CHECK_FALSE(rig.heap.HeapTupleIsRemovable(reader, rig.logged, rig.logged.page(0), row, 0));
              CHECK(rig.shacq() == sh0 + 1);
              CHECK((pg::version_at(row, 0).infomask & HEAP_XMIN_COMMITTED) != 0);
+             CHECK(rig.clog.stats().lookups_by[static_cast<std::size_t>(pg::XidAsker::SatisfiesVacuum)] == 1);
            }});
 }
 
