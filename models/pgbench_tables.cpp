@@ -1,7 +1,7 @@
 /* See pgbench_tables.hpp. */
 #include "models/pgbench_tables.hpp"
 
-#include "models/relation.hpp"
+#include "models/heap_geometry.hpp"
 
 namespace pg {
 

@@ -2,7 +2,6 @@
 #include "models/relation.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -10,27 +9,7 @@ namespace pg {
 
 namespace {
 constexpr double kUsable = BLCKSZ - SizeOfPageHeaderData;
-
-int maxalign(int n)
-{
-  return (n + 7) & ~7;
-}
 } // namespace
-
-int heap_tuple_bytes(int data_bytes, bool has_nulls)
-{
-  // t_hoff is the MAXALIGNed header, with a null bitmap byte when a column is null.
-  const int hoff = maxalign(SizeofHeapTupleHeader + (has_nulls ? 1 : 0));
-  return maxalign(hoff + data_bytes);
-}
-
-int loaded_rows_per_page(int tuple_bytes, int fillfactor)
-{
-  // RelationGetBufferForTuple keeps adding tuples while the page keeps its fillfactor reserve.
-  const double per_tuple = tuple_bytes + ItemIdSize;
-  const double room      = kUsable - ItemIdSize - tuple_bytes - BLCKSZ * (100 - fillfactor) / 100.0;
-  return std::max(1, static_cast<int>(std::floor(room / per_tuple)) + 1);
-}
 
 Relation::Relation(std::string name, std::uint64_t nrows, int tuple_bytes, int fillfactor, bool logged,
                    sim::WaitEventId content_event, sim::WaitEventId extend_event, const sim::LWLockParams& lock_params)

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "models/heap_geometry.hpp"
 #include "models/lmgr.hpp"
 #include "models/sparse_rows.hpp"
 #include "models/types.hpp"
@@ -28,11 +29,8 @@ constexpr std::uint8_t HEAP_XMIN_FROZEN    = HEAP_XMIN_COMMITTED | HEAP_XMIN_INV
 // the tuple is not deleted, but other updaters must wait for the locker.
 constexpr std::uint8_t HEAP_XMAX_LOCK_ONLY = 0x10;
 
-constexpr int SizeOfPageHeaderData = 24;
 // B-tree leaf pages of an int4 primary key at the default leaf fillfactor of 90.
 constexpr std::uint32_t IndexEntriesPerLeaf = 366;
-constexpr int SizeofHeapTupleHeader         = 23;
-constexpr int ItemIdSize                    = 4;
 
 struct TupleVersion {
   TransactionId xmin    = FrozenTransactionId;
@@ -83,9 +81,6 @@ struct RelationStats {
   std::uint64_t extensions       = 0;
   void reset() { *this = RelationStats(); }
 };
-
-/// Rows per heap page as pgbench -i loads a table (heap_insert up to the fillfactor).
-int loaded_rows_per_page(int tuple_bytes, int fillfactor);
 
 class Relation {
 public:
@@ -160,8 +155,5 @@ private:
   sim::LWLock extension_lock_;
   RelationStats stats_;
 };
-
-/// The on-page size of a tuple of `data_bytes` user data (MAXALIGN of header plus data).
-int heap_tuple_bytes(int data_bytes, bool has_nulls);
 
 } // namespace pg

@@ -7,8 +7,8 @@
  */
 #include "models/scenario.hpp"
 
+#include "models/heap_geometry.hpp"
 #include "models/pgbench_tables.hpp"
-#include "models/relation.hpp"
 
 #include <algorithm>
 #include <cmath>
