@@ -78,10 +78,16 @@ bool Heapam::HeapTupleSatisfiesMVCC(Backend& me, Relation& rel, HeapPage& page, 
   return snap.contains(t.xmax); // a deletion not yet committed as of our snapshot leaves it visible
 }
 
-// A transaction that updates a row twice is not modelled.
+// HeapTupleSatisfiesUpdate (PostgreSQL 15). A transaction that updates a row twice is not modelled.
 TM_Result Heapam::HeapTupleSatisfiesUpdate(Backend& me, Relation& rel, HeapPage& page, HeapRow& row, std::uint32_t seq)
 {
   const TupleVersion t = version_at(row, seq);
+  // xmin first, as PostgreSQL does: a backend that waited for an updater and moves on to its
+  // version leaves the updater's xid hinted there, at no lookup as the fetch cache holds it. An
+  // aborted or running xmin (TM_Invisible) cannot occur, as walsim's transactions all commit.
+  if (!(t.infomask & HEAP_XMIN_COMMITTED) && t.xmin != me.xid && !procarray_.TransactionIdIsInProgress(me, t.xmin) &&
+      TransactionIdDidCommit(me, clog_, t.xmin, XidAsker::SatisfiesUpdate))
+    SetHintBits(me, rel, page, version_at(row, seq), HEAP_XMIN_COMMITTED, t.xmin);
   if (t.infomask & HEAP_XMAX_INVALID) return TM_Result::Ok;
   if (t.infomask & HEAP_XMAX_LOCK_ONLY) {
     if (t.xmax == me.xid) return TM_Result::Ok; // our own row lock

@@ -97,6 +97,31 @@ TEST_CASE("heap_update keeps its pin while it waits for the updater: the row's p
   CHECK(rig.logged.stats().tuple_locks == 1);
 }
 
+TEST_CASE("heap_update after waiting for the updater leaves the updater's xid hinted on the version it moves to",
+          "[heapam]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  std::uint64_t update_lookups = 0;
+  rig.run({[&](Backend& b0) {
+             committed_row(rig, b0);
+             update_then_commit_at(rig, b0, 3e-3);
+           },
+           [&](Backend& b1) {
+             test::at(b1.proc, 1e-3);
+             const auto& by    = rig.clog.stats().lookups_by;
+             const auto asker  = static_cast<std::size_t>(pg::XidAsker::SatisfiesUpdate);
+             const auto before = by[asker];
+             update_then_commit_at(rig, b1, 4e-3); // waits for b0 from 1 ms to 3 ms
+             update_lookups = by[asker] - before;
+           }});
+  REQUIRE(pg::newest_seq(rig.logged.row(1)) == 2);
+  // HeapTupleSatisfiesUpdate looks at xmin before xmax, as PostgreSQL 15 does: b0's version is
+  // hinted for whoever reads it next, and the fetch cache answered, as b0's xid was just looked up
+  // as the xmax of the version b1 waited on.
+  CHECK((pg::version_at(rig.logged.row(1), 1).infomask & pg::HEAP_XMIN_COMMITTED) != 0);
+  CHECK(update_lookups == 1);
+}
+
 TEST_CASE("heap_update waits for a running transaction's row lock, then updates the version it locked", "[heapam]")
 {
   TxnRig rig(test::txn_scenario(HintBitRule::Always));
