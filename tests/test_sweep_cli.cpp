@@ -197,6 +197,31 @@ TEST_CASE("a failing worker is reported with its point and seed and the rest fin
   CHECK(lines_of(read_file(s / "out/results.csv")).size() == 5);
 }
 
+TEST_CASE("a run made by another walsim build is not the sweep's: it fails, and a rerun redoes it", "[sweep]")
+{
+  Scratch s;
+  // As if walsim were rebuilt from other code while the sweep ran: this run's file names
+  // another version.
+  const std::string other =
+      "sed -i 's/\"walsim\": \"[^\"]*\"/\"walsim\": \"0.0.0 (other-build)\"/' out/runs/p000-r01.json";
+  const std::string worker =
+      wrapper(s, "pgbench.clients=1 --seed 2 ", "'" + kWalsim + "' \"$@\" && " + other + " && exit 0");
+  const auto r = s.sh(worker + "'" + kWalsim + "' " + small_sweep("out"));
+  INFO(r);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("run p000-r01 (pgbench.clients=1, seed 2) failed: its result file was made by walsim 0.0.0 "
+                   "(other-build), not by this sweep's walsim") != std::string::npos);
+  CHECK(lines_of(read_file(s / "out/results.csv")).size() == 4);
+
+  const auto retry = s.walsim(small_sweep("out"));
+  INFO(retry);
+  CHECK(retry.status == 0);
+  CHECK(retry.err.find("p000-r01.json is incomplete, from another seed or from another walsim build") !=
+        std::string::npos);
+  CHECK(retry.err.find("3 done, 1 to run") != std::string::npos);
+  CHECK(lines_of(read_file(s / "out/results.csv")).size() == 5);
+}
+
 TEST_CASE("an interrupted sweep keeps its finished runs and resumes", "[sweep]")
 {
   Scratch s;

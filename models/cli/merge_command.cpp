@@ -88,13 +88,14 @@ void copy_file_atomically(const std::string& from, const std::string& to)
 /// Copies every run finished in some input into out; returns the runs now there.
 Records gather_runs(const std::vector<Input>& inputs, const SweepDir& out, const Plan& plan)
 {
-  Records records = out.load_records(plan);
+  const auto walsim = inputs.front().manifest.at("walsim").get<std::string>();
+  Records records   = out.load_records(plan, walsim);
   std::error_code ec;
   for (std::size_t i = 0; i < plan.runs().size(); ++i) {
     if (records.count(i)) continue;
     const auto& run = plan.runs()[i];
     for (const auto& in : inputs) {
-      auto r = load_run(in.dir.run_json(run), run.seed);
+      auto r = load_run(in.dir.run_json(run), run.seed, walsim);
       if (!r) continue;
       if (fs::exists(in.dir.run_log(run), ec)) copy_file_atomically(in.dir.run_log(run), out.run_log(run));
       copy_file_atomically(in.dir.run_json(run), out.run_json(run));

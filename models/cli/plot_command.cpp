@@ -111,7 +111,7 @@ int plot_command(const std::vector<std::string>& args)
     manifest = *m;
     plan.emplace(Plan::from_json(manifest.at("plan")));
     const std::string x = vm.count("x") ? vm["x"].as<std::string>() : plan->axes().front().key;
-    chart               = make_chart(*plan, dir.load_records(*plan), metric, x);
+    chart = make_chart(*plan, dir.load_records(*plan, manifest.at("walsim").get<std::string>()), metric, x);
   } catch (const std::exception& e) {
     std::cerr << "walsim plot: " << e.what() << "\n";
     return kBadInput;

@@ -35,7 +35,7 @@ std::string read_text_file(const std::string& file)
   return text.str();
 }
 
-std::optional<RunRecord> load_run(const std::string& file, std::uint64_t seed)
+std::optional<RunRecord> load_run(const std::string& file, std::uint64_t seed, const std::string& walsim)
 {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
@@ -44,20 +44,31 @@ std::optional<RunRecord> load_run(const std::string& file, std::uint64_t seed)
     // is this run's (and not, say, a file copied from another replication).
     const auto j = nlohmann::json::parse(read_text_file(file));
     if (j.value("/simulator/seed"_json_pointer, nlohmann::json()) != nlohmann::json(seed)) return std::nullopt;
+    if (j.value("/simulator/walsim"_json_pointer, nlohmann::json()) != nlohmann::json(walsim)) return std::nullopt;
     return read_run_record(j);
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
-Records SweepDir::load_records(const Plan& plan, std::vector<std::size_t>* stale) const
+std::string run_file_walsim(const std::string& file)
+{
+  try {
+    const auto j = nlohmann::json::parse(read_text_file(file));
+    return j.value("/simulator/walsim"_json_pointer, std::string());
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+Records SweepDir::load_records(const Plan& plan, const std::string& walsim, std::vector<std::size_t>* stale) const
 {
   Records records;
   std::error_code ec;
   for (std::size_t i = 0; i < plan.runs().size(); ++i) {
     const auto& run        = plan.runs()[i];
     const std::string file = run_json(run);
-    if (auto r = load_run(file, run.seed))
+    if (auto r = load_run(file, run.seed, walsim))
       records.emplace(i, std::move(*r));
     else if (stale && std::filesystem::exists(file, ec))
       stale->push_back(i);

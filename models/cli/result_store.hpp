@@ -26,9 +26,10 @@ public:
   std::string run_json(const PlannedRun& r) const { return runs_dir() + "/" + r.id + ".json"; }
   std::string run_log(const PlannedRun& r) const { return runs_dir() + "/" + r.id + ".log"; }
 
-  /// The complete runs of the plan. A run file that is unreadable or belongs to another seed is
-  /// not complete; its index goes to *stale (it will be run again).
-  Records load_records(const Plan& plan, std::vector<std::size_t>* stale = nullptr) const;
+  /// The complete runs of the plan made by walsim version `walsim`. A run file that is
+  /// unreadable, belongs to another seed or was made by another build is not complete; its index
+  /// goes to *stale (it will be run again).
+  Records load_records(const Plan& plan, const std::string& walsim, std::vector<std::size_t>* stale = nullptr) const;
   /// Writes results.csv and summary.csv (atomically).
   void write_tables(const Plan& plan, const Records& records) const;
 
@@ -36,9 +37,13 @@ private:
   std::string path_;
 };
 
-/// The figures of a finished run file, or nullopt when it is missing, is not whole JSON, or is
-/// not the run of this seed.
-std::optional<RunRecord> load_run(const std::string& file, std::uint64_t seed);
+/// The figures of a finished run file, or nullopt when it is missing, is not whole JSON, is not
+/// the run of this seed, or was made by another walsim version than `walsim`: a sweep's figures
+/// must all come from one build, even if the binary is rebuilt while the sweep runs.
+std::optional<RunRecord> load_run(const std::string& file, std::uint64_t seed, const std::string& walsim);
+
+/// The walsim version a run file says made it, or "" when it is unreadable or says none.
+std::string run_file_walsim(const std::string& file);
 
 /// What a sweep is: the scenario document (with its base overrides), the plan and the simulator
 /// version, plus the command line and the resolved scenario for the record.

@@ -5,6 +5,7 @@
 #include "models/cli/job_files.hpp"
 #include "models/cli/progress_bar.hpp"
 #include "models/cli/worker_pool.hpp"
+#include "models/version.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -173,11 +174,17 @@ std::string describe_failure(const SweepDir& dir, const Plan& plan, const Failur
          ") failed: " + f.what + "; log: " + dir.run_log(run) + log_tail(dir.run_log(run));
 }
 
-std::string failure_reason(int status)
+std::string failure_reason(int status, const std::string& run_file)
 {
   if (status == 127) return "could not start " + worker_executable();
   if (status > 128) return "killed by signal " + std::to_string(status - 128);
-  if (status == 0) return "exited 0 but its result file is missing or incomplete";
+  if (status == 0) {
+    const std::string made_by = run_file_walsim(run_file);
+    if (!made_by.empty() && made_by != pg::walsim_version())
+      return "its result file was made by walsim " + made_by + ", not by this sweep's walsim " + pg::walsim_version() +
+             " (was walsim rebuilt while the sweep ran?)";
+    return "exited 0 but its result file is missing or incomplete";
+  }
   return "exit status " + std::to_string(status);
 }
 
@@ -205,12 +212,12 @@ int execute(const SweepRequest& req, const SweepDir& dir, const Plan& plan, cons
   std::vector<Failure> failures;
   const JobDone on_done = [&](const Job& job, int status, bool interrupted) {
     const auto& run = plan.runs()[job.id];
-    auto record     = status == 0 ? load_run(dir.run_json(run), run.seed) : std::nullopt;
+    auto record     = status == 0 ? load_run(dir.run_json(run), run.seed, pg::walsim_version()) : std::nullopt;
     if (record) {
       records[job.id] = std::move(*record);
       dir.write_tables(plan, records);
     } else if (!interrupted) {
-      failures.push_back({job.id, failure_reason(status)});
+      failures.push_back({job.id, failure_reason(status, dir.run_json(run))});
       bar.message(req.who + ": " + describe_failure(dir, plan, failures.back()));
     }
     bar.run_finished(!record && !interrupted);
@@ -287,10 +294,10 @@ SweepOutcome run_sweep(const SweepRequest& req)
   if (const int status = prepare_dir(req, dir, doc, manifest); status != kOk) return outcome;
 
   std::vector<std::size_t> stale;
-  outcome.records = dir.load_records(plan, &stale);
+  outcome.records = dir.load_records(plan, pg::walsim_version(), &stale);
   for (std::size_t i : stale)
     std::cerr << req.who << ": " << dir.run_json(plan.runs()[i])
-              << " is incomplete or from another seed; running it again\n";
+              << " is incomplete, from another seed or from another walsim build; running it again\n";
   const auto selected = selected_runs(plan, req.shard);
   std::vector<std::size_t> pending;
   for (std::size_t i : selected)
