@@ -6,18 +6,20 @@
 namespace sim {
 
 namespace clock_detail {
-double engine_now = 0;
+double engine_now    = 0;
+double engine_origin = 0;
 } // namespace clock_detail
 
 void follow_engine_clock()
 {
-  static bool following    = false;
-  clock_detail::engine_now = simgrid::s4u::Engine::get_clock();
+  static bool following       = false;
+  clock_detail::engine_origin = simgrid::s4u::Engine::get_clock();
+  clock_detail::engine_now    = 0;
   if (following) return;
   following = true;
   // The engine fires this right after moving its clock, and moves it nowhere else.
   simgrid::s4u::Engine::on_time_advance_cb(
-      [](double) { clock_detail::engine_now = simgrid::s4u::Engine::get_clock(); });
+      [](double) { clock_detail::engine_now = simgrid::s4u::Engine::get_clock() - clock_detail::engine_origin; });
 }
 
 } // namespace sim

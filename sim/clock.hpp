@@ -10,16 +10,27 @@
 namespace sim {
 
 namespace clock_detail {
-extern double engine_now; // the engine's clock, as of its last time advance
+extern double engine_now;    // the engine's clock less engine_origin, as of its last time advance
+extern double engine_origin; // the engine's clock when the current simulation began
 } // namespace clock_detail
 
-/// The current simulated time, in seconds: equal to simgrid::s4u::Engine::get_clock().
+/// The current simulated time, in seconds: simgrid::s4u::Engine::get_clock() since the current
+/// simulation began. SimGrid 3.32 does not reset its clock when a process creates a second engine
+/// (a test binary running several cases in turn), so each simulation counts from its own origin;
+/// in a process's first simulation the origin is 0 and now() is the engine's clock exactly.
 inline double now()
 {
   return clock_detail::engine_now;
 }
 
-/// Keeps now() equal to the engine's clock from here on; called once the engine exists.
+/// The engine's time for simulated time t, for SimGrid calls that take an absolute time.
+inline double engine_time(double t)
+{
+  return t + clock_detail::engine_origin;
+}
+
+/// Starts a simulation's time at the engine's present clock and keeps now() following it; called
+/// once the engine exists.
 void follow_engine_clock();
 
 } // namespace sim

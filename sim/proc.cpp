@@ -241,7 +241,7 @@ void Proc::block_until(double when, WaitEventId event)
   if (when <= now()) return;
   set_event(event);
   give_up_cpu();
-  simgrid::s4u::this_actor::sleep_until(when);
+  simgrid::s4u::this_actor::sleep_until(engine_time(when));
   end_device_wait();
 }
 
@@ -252,7 +252,7 @@ void Proc::block_until_told(const double& when, WaitEventId event)
   give_up_cpu();
   while (when < 0) park(-1);
   waker_slot_ = -1; // the one who told us is not the one whose event wakes us
-  if (when > now()) simgrid::s4u::this_actor::sleep_until(when);
+  if (when > now()) simgrid::s4u::this_actor::sleep_until(engine_time(when));
   end_device_wait();
 }
 

@@ -113,11 +113,11 @@ void Simulation::run(const Window& window, const std::function<void()>& on_measu
     const double end   = start + window.duration;
     if (window.progress > 0 && on_progress) {
       for (double t = start + window.progress; t < end - 1e-12; t += window.progress) {
-        simgrid::s4u::this_actor::sleep_until(t);
+        simgrid::s4u::this_actor::sleep_until(sim::engine_time(t));
         on_progress(t - start);
       }
     }
-    simgrid::s4u::this_actor::sleep_until(end);
+    simgrid::s4u::this_actor::sleep_until(sim::engine_time(end));
     if (on_end) on_end();
   });
   run_engine();

@@ -1,5 +1,6 @@
 /* The CPU model: sharing by time slices, SMT, wake-up latencies, cache-line contention, latches. */
 #include "sim/cacheline.hpp"
+#include "sim/clock.hpp"
 #include "sim/latch.hpp"
 #include "sim_harness.hpp"
 
@@ -771,7 +772,7 @@ TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sl
     self.flush();
   });
   h.simulation.spawn("waker", [&]() {
-    simgrid::s4u::this_actor::sleep_until(1.5 * ms); // p waits for the CPU from 1 ms to 2 ms
+    simgrid::s4u::this_actor::sleep_until(sim::engine_time(1.5 * ms)); // p waits for the CPU from 1 ms to 2 ms
     ready = true;
     p.wake();
   });

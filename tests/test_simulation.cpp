@@ -93,6 +93,27 @@ TEST_CASE("Simulation: a run to completion ends when the last actor returns", "[
   CHECK_FALSE(hook_ran);
 }
 
+TEST_CASE("Simulation: a second simulation in the same process starts its time at 0", "[simulation]")
+{
+  // SimGrid keeps its clock across engines; walsim's time must not.
+  double second_started = -1;
+  double second_woke    = -1;
+  {
+    Harness first(test::quiet_cpu(1));
+    first.start(first.proc("p"), [](Proc& p) { at(p, 3 * ms); });
+    first.simulation.run_to_completion();
+  }
+  Harness second(test::quiet_cpu(1));
+  second.start(second.proc("p"), [&](Proc& p) {
+    second_started = Harness::now();
+    at(p, 2 * ms);
+    second_woke = Harness::now();
+  });
+  second.simulation.run_to_completion();
+  CHECK(second_started == 0);
+  CHECK(second_woke == Approx(2 * ms).margin(kSlack));
+}
+
 TEST_CASE("Simulation: two processes deadlocked on two LWLocks are reported with holders and waiters", "[simulation]")
 {
   Harness h(test::quiet_cpu(2));
