@@ -23,6 +23,12 @@ void Connection::send(PgbenchClient* client, const Command& command, double arri
   backend_.proc.wake(true);
 }
 
+BackendState Connection::state_at(double t) const
+{
+  if (backend_.proc.active_at(t)) return BackendState::Active;
+  return idle_in_transaction_ ? BackendState::IdleInTransaction : BackendState::Idle;
+}
+
 double Connection::protocol_cost() const
 {
   const Costs& c = server_.scenario.costs;
@@ -51,6 +57,7 @@ void Connection::PostgresMain()
     // reports idle again just before sending ReadyForQuery.
     proc.set_active(true);
     exec_command(command_);
+    idle_in_transaction_ = in_transaction_;
     proc.set_active(false);
     proc.stall(server_.scenario.hardware.os.socket_send);
     proc.flush();

@@ -20,6 +20,9 @@ struct ServerContext {
   PgbenchTables& tables;
 };
 
+/// pg_stat_activity's state column for a client backend.
+enum class BackendState { Active, IdleInTransaction, Idle };
+
 class Connection {
 public:
   Connection(Backend& backend, const ServerContext& server);
@@ -29,6 +32,9 @@ public:
   /// PostgresMain: runs until the simulation ends.
   void PostgresMain();
   Backend& backend() { return backend_; }
+  const Backend& backend() const { return backend_; }
+  /// The state pg_stat_activity shows at time t (see sim::Proc::active_at).
+  BackendState state_at(double t) const;
 
 private:
   void exec_command(const Command& command);
@@ -43,6 +49,7 @@ private:
   double arrival_            = 0;
   bool in_transaction_block_ = false;
   bool in_transaction_       = false;
+  bool idle_in_transaction_  = false; // what pgstat_report_activity reported before ReadyForQuery
 };
 
 } // namespace pg

@@ -57,6 +57,24 @@ void print_locks(std::ostream& out, const RunResult& r)
   }
 }
 
+// What the sampler read: the figures to compare with a real sampler's, which is biased the same way.
+void print_activity_samples(std::ostream& out, const ActivitySamples& a)
+{
+  if (!a.sampled) return;
+  out << "\npg_stat_activity as a sampler read it (" << a.samples << " reads, one every "
+      << fmt("%.1f", a.mean_interval * 1e3) << " ms; " << fmt("%.2f", a.mean_active_backends)
+      << " active backends on average):\n";
+  char line[128];
+  for (const auto& [name, share] : a.state_shares) {
+    std::snprintf(line, sizeof line, "  state %-22s %6.2f%%\n", name.c_str(), share * 100);
+    out << line;
+  }
+  for (const auto& [name, share] : a.active_wait_shares) {
+    std::snprintf(line, sizeof line, "  active, %-20s %6.2f%%\n", name.c_str(), share * 100);
+    out << line;
+  }
+}
+
 } // namespace
 
 void print_summary(std::ostream& out, const RunResult& r)
@@ -90,6 +108,7 @@ void print_summary(std::ostream& out, const RunResult& r)
     std::snprintf(line, sizeof line, "  %-28s %6.2f%%\n", name.c_str(), share * 100);
     out << line;
   }
+  print_activity_samples(out, r.activity);
 }
 
 nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
@@ -140,6 +159,16 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
   j["mean_active_backends"] = r.mean_active_backends;
   for (const auto& [name, share] : r.wait_shares) j["wait_event_shares_active"][name] = share;
   for (const auto& [name, seconds] : r.wait_seconds) j["wait_event_seconds"][name] = seconds;
+  if (r.activity.sampled) {
+    ordered_json a = {{"samples", r.activity.samples},
+                      {"mean_interval_ms", r.activity.mean_interval * 1e3},
+                      {"mean_active_backends", r.activity.mean_active_backends},
+                      {"state_shares", ordered_json::object()},
+                      {"active_wait_event_shares", ordered_json::object()}};
+    for (const auto& [name, share] : r.activity.state_shares) a["state_shares"][name] = share;
+    for (const auto& [name, share] : r.activity.active_wait_shares) a["active_wait_event_shares"][name] = share;
+    j["pg_stat_activity_samples"] = a;
+  }
   j["pg_stat_slru_xact"] = {{"blks_zeroed", r.slru.blks_zeroed},
                             {"blks_hit", r.slru.blks_hit},
                             {"blks_read", r.slru.blks_read},

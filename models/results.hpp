@@ -3,6 +3,7 @@
  * pg_stat_slru, plus what the simulator itself cost. */
 #pragma once
 
+#include "models/activity_sampler.hpp"
 #include "models/clog.hpp"
 #include "models/heapam.hpp"
 #include "models/relation.hpp"
@@ -44,6 +45,7 @@ struct RunResult {
   std::vector<std::pair<std::string, double>> wait_shares; // over active backends' time
   std::vector<std::pair<std::string, double>> wait_seconds; // all backends, all states
   double mean_active_backends = 0;                          // pg_stat_activity: backends in state 'active', on average
+  ActivitySamples activity; // what a pg_stat_activity sampler read (run.activity_sampling)
   SlruStats slru;
   HintStats hints;
   // shared_buffers for the pgbench relations: tracked only once they outgrow it.

@@ -1,6 +1,8 @@
 /* Wiring a run together: the machine, the server, pgbench, the measurement window. */
 #include "models/run.hpp"
 
+#include "models/activity_sampler.hpp"
+
 #include "models/pgbench.hpp"
 #include "models/server.hpp"
 #include "models/version.hpp"
@@ -159,6 +161,12 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
     PgbenchThread* th = t.get();
     simulation.spawn(th->proc().name(), [th]() { th->main(); });
   }
+  std::unique_ptr<ActivitySampler> sampler;
+  if (s.run.activity_sampling.interval > 0) {
+    sampler = std::make_unique<ActivitySampler>(s.run.activity_sampling, cpu, server.connections,
+                                                names.intern("Timeout:PgSleep"), s.pgbench.clients + 4);
+    simulation.spawn("psql sampler", [&sampler]() { sampler->main(); });
+  }
 
   RunResult r;
   r.scenario_file = s.file;
@@ -185,6 +193,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
         bench.stats.reset();
         cpu.reset_stats(window_start);
         for (auto& b : server.backends) b->proc.reset_wait_times();
+        if (sampler) sampler->reset_stats();
       },
       [&](double elapsed) {
         if (!options.on_progress) return;
@@ -199,6 +208,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
       [&]() {
         if (s.run.check_invariants) server.xlog.check_invariants();
         collect(s, server, bench, cpu, names, window_start, r);
+        if (sampler) r.activity = sampler->results(names);
       });
   r.wall_seconds     = simulation.wall_seconds();
   r.all_transactions = bench.stats.all_transactions;

@@ -299,6 +299,17 @@ PgbenchSpec read_pgbench(Object o, RunSpec& run)
   return p;
 }
 
+// The default costs are a psql \watch of a SELECT on pg_stat_activity against PostgreSQL 15 on
+// this project's 2-vCPU machine (README, "Sampling pg_stat_activity").
+ActivitySampling read_activity_sampling(Object o)
+{
+  ActivitySampling a;
+  a.interval = o.duration("interval", "20ms", 0, 3600); // 0: no sampler, as without the object
+  a.query    = o.duration("query_cpu", "850us", 0, 1) * 1e9;
+  a.client   = o.duration("client_cpu", "250us", 0, 1) * 1e9;
+  return a;
+}
+
 } // namespace
 
 Scenario read_scenario(const sim::config::Document& doc)
@@ -318,6 +329,7 @@ Scenario read_scenario(const sim::config::Document& doc)
   s.run.check_invariants    = run.boolean("check_invariants", true);
   s.run.checkpoint_at_start = run.boolean("checkpoint_at_start", true);
   s.run.workload            = run.choice("workload", "pgbench", {"pgbench", "seqscan"});
+  if (run.has("activity_sampling")) s.run.activity_sampling = read_activity_sampling(run.object("activity_sampling"));
   if (s.run.workload == "seqscan") s.scan = read_scan(root);
   s.policies.lwlock.wake_cost     = s.hardware.os.futex_wake;
   s.policies.latch.signal         = s.hardware.os.signal;

@@ -171,6 +171,14 @@ struct PgbenchSpec {
   double insert_row_size       = 100; // insert-only script: bytes of user data per row
 };
 
+/// A client sampling pg_stat_activity while the benchmark runs (psql's \watch), as the
+/// measurements a run is compared with did.
+struct ActivitySampling {
+  double interval = 0; // seconds from one query's end to the next one; 0: no sampler
+  double query    = 0; // the sampler's backend's CPU per query (parse, plan, run), ns at the reference clock
+  double client   = 0; // the client's CPU per sample (sending, reading, printing), ns at the reference clock
+};
+
 struct RunSpec {
   std::uint64_t seed = 1;
   double warmup      = 1;
@@ -181,6 +189,7 @@ struct RunSpec {
   /// A CHECKPOINT just before the run, as the reference runs do: every page's first change
   /// then carries a full-page image. Off: the last checkpoint is checkpoint_timeout away.
   bool checkpoint_at_start = true;
+  ActivitySampling activity_sampling;
   /// What runs: "pgbench", or "seqscan" (the scan series of scan_scenario.hpp / scan_run.hpp).
   std::string workload = "pgbench";
 };

@@ -41,6 +41,11 @@ double Proc::seconds_for(double ref_ns) const
 // than as CPU, without a flush of its own.
 void Proc::syscall(double seconds, WaitEventId event)
 {
+  const double from = local_time();
+  const double t    = now();
+  syscalls_.erase(std::remove_if(syscalls_.begin(), syscalls_.end(), [t](const SyscallSpan& s) { return s.to <= t; }),
+                  syscalls_.end());
+  syscalls_.push_back({from, from + seconds, event});
   stall(seconds);
   times_.add(event, active_, seconds);
   syscall_seconds_ += seconds;
@@ -292,8 +297,17 @@ void Proc::close_interval(double t)
 void Proc::set_active(bool active)
 {
   if (active == active_) return;
-  close_interval(local_time());
+  active_changed_at_ = local_time();
+  close_interval(active_changed_at_);
   active_ = active;
+}
+
+WaitEventId Proc::wait_event_at(double t) const
+{
+  if (event_ != kCpu) return event_;
+  for (const SyscallSpan& s : syscalls_)
+    if (t >= s.from && t < s.to) return s.event;
+  return kCpu;
 }
 
 void Proc::settle_wait_times()

@@ -78,6 +78,11 @@ public:
   void set_active(bool active);
   bool active() const { return active_; }
   WaitEventId wait_event() const { return event_; }
+  /// What another process reading pg_stat_activity at time t sees. A running process's state and
+  /// system calls change at its local time, which may lie after t while its accrued work is still
+  /// being simulated, so the state at t can be the one before the latest change.
+  bool active_at(double t) const { return t < active_changed_at_ ? !active_ : active_; }
+  WaitEventId wait_event_at(double t) const;
   const WaitTimes& wait_times() const { return times_; }
   /// Adds time up to now into the wait-time totals and starts new ones at now.
   void reset_wait_times();
@@ -114,34 +119,40 @@ private:
   double slice_left_ = 0;
   // Kept by the Cpu run queue: CPU time used as CFS counts it, or EEVDF's virtual runtime, lag
   // (what the process was owed when it left the queue) and virtual deadline.
-  double vruntime_        = 0;
-  double vlag_            = 0;
-  double deadline_        = 0;
-  bool placed_            = false;
-  int rq_                 = 0; // the run queue it waits in or last ran from
-  double pending_work_    = 0;
-  double pending_stall_   = 0;
-  double pending_idle_    = 0; // idle-exit latency before the accrued work: not CPU-busy
-  bool wake_issued_       = false;
-  bool active_            = false;
-  WaitEventId event_      = kCpu;
-  double event_since_     = 0;
-  double syscall_seconds_ = 0;       // accrued system-call time not yet taken off the CPU time
-  bool parked_            = false;   // asleep on (or about to sleep on) the semaphore
-  bool wake_pending_      = false;   // woken while not parked
-  int waker_slot_         = -1;      // where the process that woke this one ran (-1: a timeout)
-  bool waker_sync_        = false;   // and whether that wake-up was WF_SYNC
-  int kind_               = 0;       // Cpu::kind_of(name_), for its switch counts
-  Proc* preempt_for_      = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
-  bool keep_wakes_        = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
-  bool granting_          = false;   // the wake() under way is the run queue's grant
-  bool missed_wake_       = false;   // such a wake-up came meanwhile
+  double vruntime_          = 0;
+  double vlag_              = 0;
+  double deadline_          = 0;
+  bool placed_              = false;
+  int rq_                   = 0; // the run queue it waits in or last ran from
+  double pending_work_      = 0;
+  double pending_stall_     = 0;
+  double pending_idle_      = 0; // idle-exit latency before the accrued work: not CPU-busy
+  bool wake_issued_         = false;
+  bool active_              = false;
+  double active_changed_at_ = 0; // the local time of the latest set_active change
+  WaitEventId event_        = kCpu;
+  double event_since_       = 0;
+  double syscall_seconds_   = 0;       // accrued system-call time not yet taken off the CPU time
+  bool parked_              = false;   // asleep on (or about to sleep on) the semaphore
+  bool wake_pending_        = false;   // woken while not parked
+  int waker_slot_           = -1;      // where the process that woke this one ran (-1: a timeout)
+  bool waker_sync_          = false;   // and whether that wake-up was WF_SYNC
+  int kind_                 = 0;       // Cpu::kind_of(name_), for its switch counts
+  Proc* preempt_for_        = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
+  bool keep_wakes_          = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
+  bool granting_            = false;   // the wake() under way is the run queue's grant
+  bool missed_wake_         = false;   // such a wake-up came meanwhile
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   double working_set_   = 0;
   int cache_core_       = -1;
   double off_cpu_since_ = 0; // when it last gave up a CPU
   std::list<Proc*>::iterator cache_pos_;
   WaitTimes times_;
+  struct SyscallSpan {
+    double from, to;
+    WaitEventId event;
+  };
+  std::vector<SyscallSpan> syscalls_; // accrued system calls that may not have ended yet
 };
 
 } // namespace sim

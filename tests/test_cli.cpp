@@ -711,3 +711,53 @@ TEST_CASE("CLI: pgbench.heap_pages outside what the table's rows allow is reject
   const std::string other           = write_scenario(dir, "accounts.json", scenario);
   check_rejected(dir, {other}, other + ": /pgbench/heap_pages/pgbench_accounts: unknown key");
 }
+
+TEST_CASE("CLI: run.activity_sampling reads pg_stat_activity as psql's \\watch does, once it has a CPU", "[cli]")
+{
+  TempDir dir;
+  double one_weighted_cpu = 0;
+  const auto sampled_run  = [&](const std::string& name, int cores) {
+    auto scenario                                      = tiny_scenario();
+    scenario["hardware"]["cpu"]["cores_per_socket"]    = cores;
+    scenario["pgbench"]["clients"]                     = 8;
+    scenario["pgbench"]["time"]                        = "1s";
+    scenario["run"]["activity_sampling"]["interval"]   = "20ms";
+    scenario["run"]["activity_sampling"]["query_cpu"]  = "850us";
+    scenario["run"]["activity_sampling"]["client_cpu"] = "250us";
+    const std::string json_out                         = dir / (name + ".out.json");
+    const Outcome o = walsim({"run", write_scenario(dir, name + ".json", scenario), "--json", json_out}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    CHECK(contains(o.out, "pg_stat_activity as a sampler read it ("));
+    const auto result = nlohmann::json::parse(read_file(json_out));
+    if (cores == 1) one_weighted_cpu = result["wait_event_shares_active"].value("CPU", 0.0);
+    return result["pg_stat_activity_samples"];
+  };
+  const auto two      = sampled_run("two", 2);
+  const auto one      = sampled_run("one", 1);
+  const double cpu_ms = 1.1; // the sampler's own work per read, at the profile's reference clock
+  for (const auto& s : {two, one}) {
+    INFO(s.dump());
+    // One read per interval plus the query's time: about 45 in a second.
+    CHECK(s["samples"].get<int>() >= 40);
+    CHECK(s["samples"].get<int>() <= 48);
+    CHECK(s["mean_interval_ms"].get<double>() >= 20 + cpu_ms);
+    double states = 0, events = 0;
+    for (const auto& [name, share] : s["state_shares"].items()) states += share.get<double>();
+    for (const auto& [name, share] : s["active_wait_event_shares"].items()) events += share.get<double>();
+    CHECK(states == Approx(1.0));
+    CHECK(events == Approx(1.0));
+    CHECK(s["state_shares"].contains("idle in transaction"));
+  }
+  // On one CPU the sampler reads while it holds that CPU, so it never finds a backend running
+  // there (only one preempted at the end of its time slice), though backends spend a share of
+  // their active time on the CPU.
+  const double running = one["active_wait_event_shares"].value("CPU", 0.0);
+  INFO("time-weighted CPU share " << one_weighted_cpu << ", sampled " << running);
+  CHECK(one_weighted_cpu > 0.03);
+  CHECK(running < 0.5 * one_weighted_cpu);
+
+  const std::string plain_out = dir / "plain.out.json";
+  REQUIRE(walsim({"run", write_scenario(dir, "plain.json", tiny_scenario()), "--json", plain_out}, dir).status == 0);
+  CHECK_FALSE(nlohmann::json::parse(read_file(plain_out)).contains("pg_stat_activity_samples"));
+}

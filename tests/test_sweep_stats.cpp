@@ -127,4 +127,24 @@ TEST_CASE("run records read the figures of walsim run's JSON and tolerate missin
   CHECK_FALSE(cli::metric_value(r, "WALWriteLock_blk"));
   CHECK(cli::known_metric("insert_lock_acquire_ms"));
   CHECK_FALSE(cli::known_metric("tsp"));
+  // Without a pg_stat_activity sampler there are no sampled figures, not zeros.
+  CHECK_FALSE(cli::metric_value(r, "sampled.Lock:tuple"));
+  CHECK_FALSE(cli::metric_value(r, "sampled_state.idle"));
+}
+
+TEST_CASE("run records read what a run's pg_stat_activity sampler saw", "[sweep]")
+{
+  const auto run         = nlohmann::json::parse(R"({
+    "pgbench": {"tps": 100.5, "transactions": 200},
+    "pg_stat_activity_samples": {"samples": 50, "mean_interval_ms": 21.5, "mean_active_backends": 1.5,
+      "state_shares": {"active": 0.25, "idle in transaction": 0.6, "idle": 0.15},
+      "active_wait_event_shares": {"Lock:transactionid": 0.7, "CPU": 0.3}}})");
+  const cli::RunRecord r = cli::read_run_record(run);
+  CHECK(cli::metric_value(r, "sampled_interval_ms") == 21.5);
+  CHECK(cli::metric_value(r, "sampled_active_backends") == 1.5);
+  CHECK(cli::metric_value(r, "sampled_state.idle_in_transaction") == 0.6);
+  CHECK(cli::metric_value(r, "sampled.Lock:transactionid") == 0.7);
+  CHECK(cli::metric_value(r, "sampled.Lock:tuple") == 0.0);
+  CHECK(cli::known_metric("sampled.Lock:tuple"));
+  CHECK(r.sampled.size() == 7);
 }

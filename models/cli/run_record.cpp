@@ -103,8 +103,38 @@ const std::vector<MetricSpec>& specs()
   return all;
 }
 
-constexpr const char* kWaitPrefix = "wait.";
-constexpr int kTopWaits           = 3;
+constexpr const char* kWaitPrefix    = "wait.";
+constexpr const char* kSampledPrefix = "sampled";
+constexpr const char* kSampledEvent  = "sampled.";
+constexpr int kTopWaits              = 3;
+
+bool starts_with(const std::string& text, const char* prefix)
+{
+  return text.rfind(prefix, 0) == 0;
+}
+
+// pg_stat_activity's state names as results.csv column suffixes.
+std::string state_column(const std::string& state)
+{
+  std::string column = "sampled_state.";
+  for (char c : state) column += c == ' ' ? '_' : c;
+  return column;
+}
+
+void read_samples(const nlohmann::json& samples, RunRecord& r)
+{
+  if (!samples.is_object()) return;
+  if (const auto v = number_at(samples, "/mean_interval_ms")) r.sampled["sampled_interval_ms"] = *v;
+  if (const auto v = number_at(samples, "/mean_active_backends")) r.sampled["sampled_active_backends"] = *v;
+  for (const char* group : {"state_shares", "active_wait_event_shares"}) {
+    const auto shares = samples.find(group);
+    if (shares == samples.end() || !shares->is_object()) continue;
+    for (const auto& [name, share] : shares->items())
+      if (share.is_number())
+        r.sampled[std::string(group) == "state_shares" ? state_column(name) : kSampledEvent + name] =
+            share.get<double>();
+  }
+}
 
 std::vector<std::pair<std::string, double>> top_waits(const RunRecord& r)
 {
@@ -121,6 +151,14 @@ std::set<std::string> all_wait_events(const Records& records)
   for (const auto& [index, r] : records)
     for (const auto& [name, share] : r.wait_shares) events.insert(name);
   return events;
+}
+
+std::set<std::string> all_sampled_columns(const Records& records)
+{
+  std::set<std::string> columns;
+  for (const auto& [index, r] : records)
+    for (const auto& [column, value] : r.sampled) columns.insert(column);
+  return columns;
 }
 
 std::string optional_field(const std::optional<double>& v)
@@ -178,13 +216,16 @@ RunRecord read_run_record(const nlohmann::json& run)
   if (shares != run.end() && shares->is_object())
     for (const auto& [name, share] : shares->items())
       if (share.is_number()) r.wait_shares[name] = share.get<double>();
+  const auto samples = run.find("pg_stat_activity_samples");
+  if (samples != run.end()) read_samples(*samples, r);
   return r;
 }
 
 bool known_metric(const std::string& metric)
 {
   const auto& names = metric_names();
-  return metric.rfind(kWaitPrefix, 0) == 0 || std::find(names.begin(), names.end(), metric) != names.end();
+  return starts_with(metric, kWaitPrefix) || starts_with(metric, kSampledPrefix) ||
+         std::find(names.begin(), names.end(), metric) != names.end();
 }
 
 std::optional<double> metric_value(const RunRecord& r, const std::string& metric)
@@ -192,6 +233,13 @@ std::optional<double> metric_value(const RunRecord& r, const std::string& metric
   if (metric.rfind(kWaitPrefix, 0) == 0) {
     const auto found = r.wait_shares.find(metric.substr(std::string(kWaitPrefix).size()));
     return found == r.wait_shares.end() ? 0.0 : found->second;
+  }
+  if (starts_with(metric, kSampledPrefix)) {
+    const auto found = r.sampled.find(metric);
+    if (found != r.sampled.end()) return found->second;
+    // A sampler that never saw an event saw it 0 times; without a sampler there is no figure.
+    if (starts_with(metric, kSampledEvent) && !r.sampled.empty()) return 0.0;
+    return std::nullopt;
   }
   const auto& names = metric_names();
   const auto found  = std::find(names.begin(), names.end(), metric);
@@ -230,6 +278,8 @@ std::string results_csv(const Plan& plan, const Records& records)
     header.push_back("wait_event_" + std::to_string(i) + "_share");
   }
   for (const auto& e : events) header.push_back(kWaitPrefix + e);
+  const auto sampled = all_sampled_columns(records);
+  header.insert(header.end(), sampled.begin(), sampled.end());
 
   std::string out = join_row(header);
   for (const auto& [index, r] : records) {
@@ -247,6 +297,7 @@ std::string results_csv(const Plan& plan, const Records& records)
       fields.push_back(has ? format_metric(top[static_cast<std::size_t>(i)].second) : "");
     }
     for (const auto& e : events) fields.push_back(optional_field(metric_value(r, kWaitPrefix + e)));
+    for (const auto& c : sampled) fields.push_back(optional_field(metric_value(r, c)));
     out += join_row(fields);
   }
   return out;

@@ -19,6 +19,10 @@ struct RunRecord {
   std::vector<std::optional<double>> numbers;
   /// Active-time share of every wait event, as pg_stat_activity sampling shows it.
   std::map<std::string, double> wait_shares;
+  /// What the run's pg_stat_activity sampler read (run.activity_sampling), by results.csv column:
+  /// sampled_interval_ms, sampled_active_backends, sampled_state.STATE and sampled.EVENT (share of
+  /// the active backends' samples). Empty when no sampler ran.
+  std::map<std::string, double> sampled;
 };
 
 /// The numeric columns of results.csv after the plan's own columns, in order.
@@ -29,10 +33,10 @@ const std::vector<std::string>& summary_metric_names();
 /// Extracts a run's figures; a figure missing from the document is left empty, never an error.
 RunRecord read_run_record(const nlohmann::json& run);
 
-/// The value of a metric ("tps", "latency_p95_ms", "wait.IO:WALSync", ...); nullopt when the
-/// run lacks it. A wait event the run never showed has share 0.
+/// The value of a metric ("tps", "latency_p95_ms", "wait.IO:WALSync", "sampled.Lock:tuple", ...);
+/// nullopt when the run lacks it. A wait event the run never showed has share 0.
 std::optional<double> metric_value(const RunRecord& r, const std::string& metric);
-/// True when metric names a column of results.csv (wait.* columns are always accepted).
+/// True when metric names a column of results.csv (wait.* and sampled* columns are always accepted).
 bool known_metric(const std::string& metric);
 
 /// Finished runs, by their index in Plan::runs().
