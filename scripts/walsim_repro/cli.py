@@ -58,10 +58,13 @@ def charts(module, result, sim, walsim, results_dir):
                                     x_label, metric, log_x)
         if png:
             paths.append(png)
+    # A sweep of cases is one sweep folder per case: each gets its own chart.
+    folders = [part.folder for part in getattr(sim, "parts", [sim])]
     for metric, x in getattr(module, "PLOTS", []):
-        png = plots.walsim_plot(walsim, sim.folder, metric, x)
-        if png:
-            paths.append(png)
+        for folder in folders:
+            png = plots.walsim_plot(walsim, folder, metric, x)
+            if png:
+                paths.append(png)
     return [os.path.relpath(p, results_dir) for p in paths]
 
 

@@ -8,6 +8,7 @@ import statistics
 import subprocess
 
 WAIT_PREFIX = "wait."
+SAMPLED_PREFIX = "sampled."
 
 
 class SweepError(RuntimeError):
@@ -69,14 +70,15 @@ class SweepResult:
         return (_number(row.get(metric + "_median")), _number(row.get(metric + "_ci_low")),
                 _number(row.get(metric + "_ci_high")), int(row.get("n") or 0))
 
-    def median_wait_shares(self, point):
+    def median_wait_shares(self, point, prefix=WAIT_PREFIX):
         """Median share of active time of every wait event over the point's replications (a run
-        that never showed an event counts 0 for it)."""
+        that never showed an event counts 0 for it); with prefix SAMPLED_PREFIX, the share of the
+        active backends' reads of a pg_stat_activity sampler instead."""
         rows = self.runs_at(point)
         if not rows:
             return {}
-        events = [c[len(WAIT_PREFIX):] for c in rows[0] if c.startswith(WAIT_PREFIX)]
-        return {e: statistics.median(_number(r[WAIT_PREFIX + e]) or 0.0 for r in rows) for e in events}
+        events = [c[len(prefix):] for c in rows[0] if c.startswith(prefix)]
+        return {e: statistics.median(_number(r[prefix + e]) or 0.0 for r in rows) for e in events}
 
 
 class CasesResult(SweepResult):
@@ -99,7 +101,9 @@ def _case_spec(spec, sets):
 def run_cases(walsim, scenario, spec, folder, jobs=None, fresh=True, quiet=False):
     """Runs each case of spec.cases as its own sweep in folder/NAME; returns a CasesResult."""
     if fresh and os.path.isdir(folder):
-        if any(not _is_sweep_folder(os.path.join(folder, d)) for d in os.listdir(folder)):
+        # Case sweeps, or one plain sweep of the same experiment from before it had cases.
+        if not _is_sweep_folder(folder) and any(not _is_sweep_folder(os.path.join(folder, d))
+                                                for d in os.listdir(folder)):
             raise SweepError(f"{folder} holds something other than case sweeps; not deleting it")
         shutil.rmtree(folder)
     parts = [run_sweep(walsim, scenario, _case_spec(spec, sets), os.path.join(folder, name), jobs, fresh, quiet)
