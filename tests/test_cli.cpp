@@ -761,3 +761,15 @@ TEST_CASE("CLI: run.activity_sampling reads pg_stat_activity as psql's \\watch d
   REQUIRE(walsim({"run", write_scenario(dir, "plain.json", tiny_scenario()), "--json", plain_out}, dir).status == 0);
   CHECK_FALSE(nlohmann::json::parse(read_file(plain_out)).contains("pg_stat_activity_samples"));
 }
+
+TEST_CASE("CLI: -P prints pgbench's progress lines with the wall time so far and the time still needed", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome o        = walsim({"run", path, "-P", "50ms"}, dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  check_mentions(o.err, {"progress: 0.1 s, ", " tps, lat ", " ms stddev ", " (wall ", " s, ETA "});
+  const Outcome quiet = walsim({"run", path, "-P", "50ms", "-q"}, dir);
+  CHECK_FALSE(contains(quiet.err, "progress:"));
+}

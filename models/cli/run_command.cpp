@@ -7,6 +7,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,7 +57,8 @@ int run_command(const std::vector<std::string>& args)
   desc.add_options()("help,h", "this help")("json", po::value<std::string>(),
                                             "write every result as JSON to this file (atomically)")(
       "reproducible", "leave the host's wall time and memory out of the JSON, so it is byte-identical between runs")(
-      "progress,P", po::value<std::string>(), "pgbench -P: a progress line every so many simulated seconds, e.g. 5s")(
+      "progress,P", po::value<std::string>(),
+      "pgbench -P: a progress line every so many simulated seconds, with the wall time so far and an ETA, e.g. 5s")(
       "quiet,q", "no progress or timing lines on stderr")("sg-cfg", po::value<std::vector<std::string>>()->composing(),
                                                           "pass a --cfg=... option to SimGrid (expert)");
   po::options_description hidden;
@@ -102,11 +105,18 @@ int run_command(const std::vector<std::string>& args)
   pg::RunOptions options;
   if (vm.count("sg-cfg"))
     for (const auto& c : vm["sg-cfg"].as<std::vector<std::string>>()) options.simgrid_args.push_back("--cfg=" + c);
-  if (!quiet)
-    options.on_progress = [](const pg::Progress& p) {
-      std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f\n", p.elapsed, p.tps,
-                   p.latency_avg * 1e3, p.latency_stddev * 1e3);
+  if (!quiet) {
+    // pgbench's line, then how long the simulation has run and how long it still needs, at the
+    // wall-clock rate so far (warm-up included).
+    const auto started  = std::chrono::steady_clock::now();
+    const double warmup = scenario.run.warmup, duration = scenario.run.duration;
+    options.on_progress = [started, warmup, duration](const pg::Progress& p) {
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double eta  = wall / (warmup + p.elapsed) * std::max(0.0, duration - p.elapsed);
+      std::fprintf(stderr, "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f (wall %.1f s, ETA %.1f s)\n", p.elapsed,
+                   p.tps, p.latency_avg * 1e3, p.latency_stddev * 1e3, wall, eta);
     };
+  }
   if (scenario.run.workload == "seqscan")
     return run_scan_command(scenario, options.simgrid_args, json_path, vm.count("reproducible") > 0, quiet);
   pg::RunResult result;
