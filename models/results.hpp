@@ -64,8 +64,9 @@ struct RunResult {
   struct ProcessSwitches {
     std::string kind; // "backend", "pgbench", "walwriter", ...
     double voluntary = 0, involuntary = 0;
+    double busy_us = 0; // CPU time, microseconds
   };
-  std::vector<ProcessSwitches> cpu_switches_by_process; // per transaction, as /proc/PID/status counts them
+  std::vector<ProcessSwitches> cpu_switches_by_process; // per transaction, as /proc/PID/status and stat count them
 
   // the simulator on this host (not deterministic: wall-clock time and memory)
   double wall_seconds            = 0;

@@ -133,8 +133,11 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   const auto per_txn      = [&](std::uint64_t n) {
     return r.transactions > 0 ? static_cast<double>(n) / static_cast<double>(r.transactions) : 0;
   };
-  for (const auto& [kind, n] : cpu.switches_by_kind())
-    r.cpu_switches_by_process.push_back({kind, per_txn(n.voluntary), per_txn(n.involuntary)});
+  const auto busy = cpu.busy_seconds_by_kind(sim::Simulation::now());
+  for (const auto& [kind, n] : cpu.switches_by_kind()) {
+    const double us = r.transactions > 0 ? busy.at(kind) * 1e6 / static_cast<double>(r.transactions) : 0;
+    r.cpu_switches_by_process.push_back({kind, per_txn(n.voluntary), per_txn(n.involuntary), us});
+  }
   (void)s;
 }
 

@@ -344,6 +344,7 @@ int Cpu::kind_of(const std::string& process_name)
   if (it != kinds_.end()) return static_cast<int>(it - kinds_.begin());
   kinds_.push_back(kind);
   switches_of_kind_.emplace_back();
+  busy_of_kind_.push_back(0);
   return static_cast<int>(kinds_.size()) - 1;
 }
 
@@ -361,7 +362,9 @@ void Cpu::release(Proc& proc, bool preempted)
   auto& s          = slots_[static_cast<std::size_t>(slot)];
   if (s.holder != &proc)
     throw std::logic_error("Cpu::release: " + proc.name() + " does not hold slot " + std::to_string(slot));
-  busy_seconds_ += now - std::max(s.held_since, stats_since_);
+  const double held = now - std::max(s.held_since, stats_since_);
+  busy_seconds_ += held;
+  busy_of_kind_[static_cast<std::size_t>(proc.kind_)] += held;
   s.holder = nullptr;
   busy_per_core_[static_cast<std::size_t>(core_of(slot))]--;
   free_slots_++;
@@ -389,6 +392,16 @@ double Cpu::busy_seconds(double now) const
   return busy;
 }
 
+std::map<std::string, double> Cpu::busy_seconds_by_kind(double now) const
+{
+  std::map<std::string, double> busy;
+  for (std::size_t k = 0; k < kinds_.size(); k++) busy[kinds_[k]] = busy_of_kind_[k];
+  for (const auto& s : slots_)
+    if (s.holder != nullptr)
+      busy[kinds_[static_cast<std::size_t>(s.holder->kind_)]] += now - std::max(s.held_since, stats_since_);
+  return busy;
+}
+
 void Cpu::reset_stats(double now)
 {
   busy_seconds_       = 0;
@@ -396,6 +409,7 @@ void Cpu::reset_stats(double now)
   migrations_         = 0;
   wakeup_preemptions_ = 0;
   std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
+  std::fill(busy_of_kind_.begin(), busy_of_kind_.end(), 0.0);
   refill_seconds_ = 0;
   stats_since_    = now;
 }

@@ -141,10 +141,17 @@ public:
     std::uint64_t involuntary = 0; // the process was preempted
   };
   std::map<std::string, SwitchCounts> switches_by_kind() const;
-  /// The kind a process's switches are counted under.
+  /// Busy CPU seconds by kind of process since the last reset_stats(), as /proc/PID/stat's utime
+  /// and stime add up: what each kind of process costs the machine.
+  std::map<std::string, double> busy_seconds_by_kind(double now) const;
+  /// The kind a process's switches and CPU time are counted under.
   int kind_of(const std::string& process_name);
-  /// Time a slot was held without being busy (a CPU leaving its idle state).
-  void discount_busy(double seconds) { busy_seconds_ -= seconds; }
+  /// Time a slot was held without being busy (a CPU leaving its idle state), by a process of kind.
+  void discount_busy(double seconds, int kind)
+  {
+    busy_seconds_ -= seconds;
+    busy_of_kind_[static_cast<std::size_t>(kind)] -= seconds;
+  }
   /// Processes that ran on another hardware thread than the one they last ran on, since the last
   /// reset_stats() (perf's cpu-migrations).
   std::uint64_t migrations() const { return migrations_; }
@@ -212,6 +219,7 @@ private:
   std::uint64_t switches_           = 0;
   std::vector<std::string> kinds_;
   std::vector<SwitchCounts> switches_of_kind_; // by kind_of()
+  std::vector<double> busy_of_kind_;           // by kind_of()
   double smt_slowdown_ = 1;
   double stats_since_  = 0;
 };

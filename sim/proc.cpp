@@ -60,7 +60,7 @@ void Proc::flush()
   const double ref_ns = pending_work_;
   const double stall  = pending_stall_ + pending_idle_;
   // A CPU coming out of its idle state holds the process back without being busy.
-  cpu_.discount_busy(pending_idle_);
+  cpu_.discount_busy(pending_idle_, kind_);
   pending_work_  = 0;
   pending_stall_ = 0;
   pending_idle_  = 0;

@@ -246,6 +246,29 @@ TEST_CASE("CPU: switches are also counted by kind of process with preemptions as
   CHECK(total < h.cpu.switches()); // the switches out of idle are nobody's
 }
 
+TEST_CASE("CPU: busy time is charged to the kind of process that held the CPU, as /proc/PID/stat does", "[cpu]")
+{
+  auto params            = test::quiet_cpu(2);
+  params.idle_wakeup     = 20e-6; // latency: the CPU is held but not busy
+  params.idle_wakeup_cpu = 5e-6;  // the woken process's CPU time
+  Harness h(params);
+  h.start(h.proc("backend 0"), [&](Proc& p) {
+    p.work(100e3); // 100 us at the reference clock
+    p.flush();
+  });
+  h.start(h.proc("pgbench thread 0"), [&](Proc& p) {
+    p.block_until(1e-3, sim::kCpu); // wakes onto an idle CPU
+    p.work(30e3);
+    p.flush();
+  });
+  h.run(1);
+  const auto busy = h.cpu.busy_seconds_by_kind(Harness::now());
+  REQUIRE(busy.size() == 2);
+  CHECK(busy.at("backend") == Approx(100e-6).margin(1e-9));
+  CHECK(busy.at("pgbench") == Approx(35e-6).margin(1e-9));
+  CHECK(busy.at("backend") + busy.at("pgbench") == Approx(h.cpu.busy_seconds(Harness::now())).margin(1e-12));
+}
+
 namespace {
 // Mean time per atomic (hold included) when `cores` processes hammer one line.
 double mean_atomic_cost(int cores)
