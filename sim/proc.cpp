@@ -92,6 +92,11 @@ void Proc::run(double seconds)
 void Proc::wait_for_grant(bool keep_wakes)
 {
   keep_wakes_ = keep_wakes;
+  // A wake-up that came while the process was still running is for that later sleep, too.
+  if (keep_wakes && wake_pending_) {
+    wake_pending_ = false;
+    missed_wake_  = true;
+  }
   while (!granted) park(-1);
   keep_wakes_ = false;
   if (missed_wake_) {
@@ -103,10 +108,8 @@ void Proc::wait_for_grant(bool keep_wakes)
 // The run queue hands this process a CPU.
 void Proc::grant()
 {
-  granted   = true;
-  granting_ = true;
-  wake();
-  granting_ = false;
+  granted = true;
+  signal(false, true);
 }
 
 // Back to the run queue, still wanting to run (an involuntary switch), until a CPU is free again.
@@ -199,7 +202,14 @@ bool Proc::park(double timeout)
 // spares the engine a simcall.
 void Proc::wake(bool sync)
 {
-  if (keep_wakes_ && !granting_) missed_wake_ = true;
+  signal(sync, false);
+}
+
+// Whether this is the run queue's grant is an argument, not a flag kept while it runs: releasing
+// the semaphore is a simcall, during which other actors run and may wake this process too.
+void Proc::signal(bool sync, bool grant)
+{
+  if (keep_wakes_ && !grant) missed_wake_ = true;
   if (running != nullptr && running != this && running->on_cpu_) {
     waker_slot_ = running->slot_;
     waker_sync_ = sync;

@@ -102,6 +102,7 @@ private:
   void preemption_point();
   void wait_for_grant(bool keep_wakes);
   void grant();
+  void signal(bool sync, bool grant);
   void give_up_cpu();
   void resume();
   void end_device_wait();
@@ -140,7 +141,6 @@ private:
   int kind_                 = 0;       // Cpu::kind_of(name_), for its switch counts
   Proc* preempt_for_        = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
   bool keep_wakes_          = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
-  bool granting_            = false;   // the wake() under way is the run queue's grant
   bool missed_wake_         = false;   // such a wake-up came meanwhile
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   double working_set_   = 0;

@@ -805,3 +805,76 @@ TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sl
   // sleep for ever.
   CHECK(returned == Approx(3.4 * ms));
 }
+
+TEST_CASE("CPU: a wake-up that comes while the process still runs survives its preemption before it sleeps", "[cpu]")
+{
+  // On one CPU with FIFO turns, p finds nothing to do at 0.5 ms and calls sleep() with 1 ms of work
+  // still to run. The wake-up meant for that sleep comes at 0.7 ms while p runs; at 1 ms p's slice
+  // ends with the hog waiting, so p waits for the CPU until 2 ms before it can go to sleep. The
+  // wake-up must still be there when it does: p runs its last 0.5 ms from 2 ms, its sleep returns
+  // at once, and it waits for the CPU again through the hog's next slice, to 3.5 ms. Had the
+  // wait for the CPU used up the wake-up, p would sleep for ever.
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1 * ms;
+  params.scheduler  = sim::Scheduler::Fifo;
+  Harness h(params);
+  bool ready      = false;
+  double returned = -1;
+  Proc& p         = h.proc("p");
+  h.start(p, [&](Proc& self) {
+    self.work(0.5 * ms * 1e9);
+    self.flush();
+    if (!ready) {
+      self.work(1 * ms * 1e9);
+      self.sleep(sim::kCpu);
+    }
+    returned = Harness::now();
+  });
+  h.start(h.proc("hog"), [](Proc& self) {
+    self.work(5 * ms * 1e9);
+    self.flush();
+  });
+  h.simulation.spawn("waker", [&]() {
+    simgrid::s4u::this_actor::sleep_until(sim::engine_time(0.7 * ms));
+    ready = true;
+    p.wake();
+  });
+  h.run(1);
+  CHECK(returned == Approx(3.5 * ms));
+}
+
+TEST_CASE("CPU: a wake-up at the instant the run queue grants the CPU is not lost", "[cpu]")
+{
+  // As above, but the wake-up comes at 2 ms, when the hog's slice ends and it hands p the CPU.
+  // Handing it over wakes p through a simcall, answered only once the other actors ready at that
+  // instant have run: the waker, which yields once so that it runs then. Its wake-up must count as
+  // one meant for the sleep, not as part of the grant.
+  auto params       = test::quiet_cpu(1);
+  params.time_slice = 1 * ms;
+  params.scheduler  = sim::Scheduler::Fifo;
+  Harness h(params);
+  bool ready      = false;
+  double returned = -1;
+  Proc& p         = h.proc("p");
+  h.simulation.spawn("waker", [&]() {
+    simgrid::s4u::this_actor::sleep_until(sim::engine_time(2 * ms));
+    simgrid::s4u::this_actor::yield();
+    ready = true;
+    p.wake();
+  });
+  h.start(p, [&](Proc& self) {
+    self.work(0.5 * ms * 1e9);
+    self.flush();
+    if (!ready) {
+      self.work(1 * ms * 1e9);
+      self.sleep(sim::kCpu);
+    }
+    returned = Harness::now();
+  });
+  h.start(h.proc("hog"), [](Proc& self) {
+    self.work(5 * ms * 1e9);
+    self.flush();
+  });
+  h.run(1);
+  CHECK(returned == Approx(3.5 * ms));
+}
