@@ -118,9 +118,11 @@ void read_wakeup_preemption(Object o, sim::CpuParams& c)
   const bool preempt    = o.boolean("wakeup_preemption", false);
   const double fallback = default_wakeup_granularity(c);
   const double gran     = o.duration("wakeup_granularity", std::to_string(std::lround(fallback * 1e6)) + "us", 1e-6, 1);
-  c.wakeup_granularity  = preempt ? gran : 0;
-  if (preempt && c.scheduler != sim::Scheduler::Cfs)
-    o.fail("wakeup_preemption", "expected false unless scheduler is cfs (wake-up preemption is modelled for CFS only)");
+  c.wakeup_preemption   = preempt;
+  c.wakeup_granularity  = gran;
+  if (preempt && c.scheduler == sim::Scheduler::Fifo)
+    o.fail("wakeup_preemption",
+           "expected false with scheduler fifo (wake-up preemption is modelled for cfs and eevdf)");
 }
 
 // Absent, a read() of a cached page costs what a write() into the page cache does.

@@ -146,13 +146,14 @@ void Cpu::enqueue(Proc& proc, bool woken)
     move_to(proc, index);
     if (woken) proc.vruntime_ = std::max(proc.vruntime_, q.min_vruntime - params_.sleeper_credit);
     key = proc.vruntime_;
-    if (woken && params_.wakeup_granularity > 0) check_preempt_wakeup(proc, index);
+    if (woken && params_.wakeup_preemption) check_preempt_wakeup(proc, index);
     break;
   case Scheduler::Eevdf:
     proc.rq_ = index;
     place(q, proc, woken);
     add_runnable(q, proc);
     key = proc.deadline_;
+    if (woken && params_.wakeup_preemption) check_preempt_wakeup_fair(proc, index);
     break;
   case Scheduler::Fifo:
     proc.rq_ = index;
@@ -172,13 +173,65 @@ void Cpu::enqueue(Proc& proc, bool woken)
 // got another CPU meanwhile.
 void Cpu::check_preempt_wakeup(Proc& woken, int index)
 {
+  Proc* curr = preemption_target(woken, index);
+  if (curr == nullptr || curr->vruntime_ - woken.vruntime_ <= params_.wakeup_granularity) return;
+  curr->preempt_for_ = &woken;
+}
+
+// The process running where the woken one is placed, if it could be asked to give way.
+Proc* Cpu::preemption_target(const Proc& woken, int index) const
+{
   int target = params_.run_queues == RunQueues::PerCpu ? index : woken.slot_;
   if (target < 0) target = woken.waker_slot_;
-  if (target < 0) return;
+  if (target < 0) return nullptr;
   Proc* curr = slots_[static_cast<std::size_t>(target)].holder;
-  if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr) return;
-  if (curr->vruntime_ - woken.vruntime_ <= params_.wakeup_granularity) return;
+  if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr) return nullptr;
+  return curr;
+}
+
+// EEVDF's check_preempt_wakeup_fair() (Linux 6.12-6.18; 6.6-6.11 the same for equal slices):
+// preempt when __pick_eevdf() would now choose the woken process over the running one. With
+// RUN_TO_PARITY the running one keeps its CPU while it is eligible and has not run its request
+// (protect_slice(): equal slices make the protected span end at its deadline). Once it has
+// overdrawn its share, which a waking process owed CPU time makes it do by pulling the average
+// back, the pick is the eligible process with the earliest deadline. The running processes'
+// virtual runtimes count what they have run of their current chunk, as update_curr() does.
+void Cpu::check_preempt_wakeup_fair(Proc& woken, int index)
+{
+  Proc* curr = preemption_target(woken, index);
+  if (curr == nullptr) return;
+  const Queue& q     = queues_[static_cast<std::size_t>(index)];
+  const double avg   = avg_vruntime(q);
+  const double cv    = live_vruntime(*curr);
+  const bool curr_ok = cv <= avg;
+  if (curr_ok && cv < curr->deadline_) return;
+  if (woken.vruntime_ > avg) return;
+  if (curr_ok && curr->deadline_ <= woken.deadline_) return;
+  for (const auto& entry : q.waiting) {
+    const Proc* p = std::get<2>(entry);
+    if (std::get<0>(entry) >= woken.deadline_) break; // in deadline order: none earlier beyond
+    if (p != &woken && p->vruntime_ <= avg) return;   // an earlier eligible one is the pick
+  }
   curr->preempt_for_ = &woken;
+}
+
+double Cpu::live_vruntime(const Proc& proc) const
+{
+  if (!proc.on_cpu_ || proc.chunk_since_ < 0) return proc.vruntime_;
+  return proc.vruntime_ + std::max(0.0, sim::now() - proc.chunk_since_);
+}
+
+// avg_vruntime(), counting what the running processes of the queue have run of their current
+// chunk, as update_curr() brings them up to date before the scheduler looks at the average.
+double Cpu::avg_vruntime(const Queue& q) const
+{
+  if (q.runnable == 0) return q.idle_avg;
+  double sum = q.vsum;
+  for (std::size_t s = 0; s < slots_.size(); s++) {
+    const Proc* p = slots_[s].holder;
+    if (p != nullptr && &queues_[static_cast<std::size_t>(p->rq_)] == &q) sum += live_vruntime(*p) - p->vruntime_;
+  }
+  return sum / q.runnable;
 }
 
 bool Cpu::preemption_due(const Proc& proc)
@@ -218,15 +271,10 @@ void Cpu::place(Queue& q, Proc& proc, bool woken)
   proc.deadline_ = proc.vruntime_ + request;
 }
 
-double Cpu::avg_vruntime(const Queue& q) const
-{
-  return q.runnable > 0 ? q.vsum / q.runnable : q.idle_avg;
-}
-
 // entity_eligible(): owed CPU time, or even (lag >= 0).
-bool Cpu::eligible(const Queue& q, const Proc& proc) const
+bool Cpu::eligible(double avg, const Proc& proc) const
 {
-  return proc.vruntime_ <= avg_vruntime(q);
+  return live_vruntime(proc) <= avg;
 }
 
 void Cpu::add_runnable(Queue& q, Proc& proc)
@@ -257,11 +305,12 @@ void Cpu::remove_runnable(Queue& q, Proc& proc)
 Cpu::RunQueue::const_iterator Cpu::next_for(const Queue& q, int slot, double now) const
 {
   if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf) return q.waiting.begin();
-  auto fallback = q.waiting.end();
+  const double avg = params_.scheduler == Scheduler::Eevdf ? avg_vruntime(q) : 0;
+  auto fallback    = q.waiting.end();
   for (auto it = q.waiting.begin(); it != q.waiting.end(); ++it) {
     const Proc* p = std::get<2>(*it);
     if (!cache_allows(*p, slot, now)) continue;
-    if (params_.scheduler != Scheduler::Eevdf || eligible(q, *p)) return it;
+    if (params_.scheduler != Scheduler::Eevdf || eligible(avg, *p)) return it;
     if (fallback == q.waiting.end()) fallback = it;
   }
   return fallback;
@@ -329,7 +378,8 @@ bool Cpu::should_yield(Proc& proc)
   case Scheduler::Eevdf: {
     if (proc.vruntime_ >= proc.deadline_) proc.deadline_ = proc.vruntime_ + params_.time_slice;
     const Proc& other = *std::get<2>(*next);
-    return eligible(q, other) && (!eligible(q, proc) || other.deadline_ < proc.deadline_);
+    const double avg  = avg_vruntime(q);
+    return eligible(avg, other) && (!eligible(avg, proc) || other.deadline_ < proc.deadline_);
   }
   case Scheduler::Fifo:
     break;

@@ -51,9 +51,11 @@ struct CpuParams {
   /// CFS's credit to a waking process: its virtual runtime is set no lower than the queue's
   /// minimum less this (sched_latency / 2 with GENTLE_FAIR_SLEEPERS).
   double sleeper_credit = 6e-3;
-  /// CFS's wake-up preemption (check_preempt_wakeup()): a woken process that finds no idle CPU
-  /// preempts the process running on the CPU it last ran on when that one's virtual runtime is
-  /// ahead of its own by more than this granularity. 0: no wake-up preemption.
+  /// Wake-up preemption: a woken process that finds no idle CPU may preempt the process running
+  /// on the CPU it last ran on. CFS (check_preempt_wakeup()): when that one's virtual runtime is
+  /// ahead of its own by more than wakeup_granularity. EEVDF (check_preempt_wakeup_fair()): when
+  /// that one is no longer eligible or has run its request, and the woken one is the pick.
+  bool wakeup_preemption    = false;
   double wakeup_granularity = 0;
   /// Delay before a process woken onto an idle CPU runs (idle-state exit, IPI, VM exit); the
   /// CPU is not busy meanwhile.
@@ -183,7 +185,7 @@ private:
   Proc* take_next(int slot, double now);
   Proc* pull_from_others(int slot, double now);
   bool cache_allows(const Proc& proc, int slot, double now) const;
-  bool eligible(const Queue& q, const Proc& proc) const;
+  bool eligible(double avg, const Proc& proc) const;
   double avg_vruntime(const Queue& q) const;
   void place(Queue& q, Proc& proc, bool woken);
   void add_runnable(Queue& q, Proc& proc);
@@ -193,6 +195,9 @@ private:
   void move_to(Proc& proc, int index);
   int pick_free_slot(int preferred) const;
   void check_preempt_wakeup(Proc& woken, int index);
+  void check_preempt_wakeup_fair(Proc& woken, int index);
+  Proc* preemption_target(const Proc& woken, int index) const;
+  double live_vruntime(const Proc& proc) const;
 
   struct Slot {
     Proc* holder      = nullptr;

@@ -78,8 +78,10 @@ void Proc::run(double seconds)
       slice_left_ = cpu_.params().time_slice;
     }
     const double chunk = std::min(seconds, slice_left_);
+    chunk_since_       = now();
     simgrid::s4u::this_actor::sleep_for(chunk);
-    running = this;
+    chunk_since_ = -1;
+    running      = this;
     seconds -= chunk;
     slice_left_ -= chunk;
     cpu_.charge(*this, chunk);

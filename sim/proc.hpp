@@ -115,9 +115,10 @@ private:
   int id_;
   Cpu& cpu_;
   simgrid::s4u::SemaphorePtr sem_;
-  int slot_          = -1;
-  bool on_cpu_       = false;
-  double slice_left_ = 0;
+  int slot_           = -1;
+  bool on_cpu_        = false;
+  double slice_left_  = 0;
+  double chunk_since_ = -1; // engine time the chunk of CPU time now running began (-1: none)
   // Kept by the Cpu run queue: CPU time used as CFS counts it, or EEVDF's virtual runtime, lag
   // (what the process was owed when it left the queue) and virtual deadline.
   double vruntime_          = 0;

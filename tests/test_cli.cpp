@@ -394,13 +394,13 @@ TEST_CASE("CLI: an unknown scheduler is rejected with the ones there are", "[cli
                  "\"fifo\", got \"eevfd\"");
 }
 
-TEST_CASE("CLI: wake-up preemption under another scheduler than CFS is rejected", "[cli]")
+TEST_CASE("CLI: wake-up preemption with the FIFO scheduler is rejected", "[cli]")
 {
   TempDir dir;
   const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
-  check_rejected(dir, {path, "--set", "hardware.os.scheduler=eevdf", "--set", "hardware.os.wakeup_preemption=true"},
-                 "--set hardware.os.wakeup_preemption=true: /hardware/os/wakeup_preemption: expected false unless "
-                 "scheduler is cfs");
+  check_rejected(dir, {path, "--set", "hardware.os.scheduler=fifo", "--set", "hardware.os.wakeup_preemption=true"},
+                 "--set hardware.os.wakeup_preemption=true: /hardware/os/wakeup_preemption: expected false with "
+                 "scheduler fifo");
 }
 
 TEST_CASE("CLI: one key given two values on the command line is rejected", "[cli]")

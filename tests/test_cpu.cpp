@@ -617,8 +617,11 @@ TEST_CASE("CPU: under EEVDF a process back from sleep waits its turn behind the 
 
 TEST_CASE("CPU: under EEVDF a process that slept owed CPU time comes back ahead", "[cpu]")
 {
-  // Half a slice while the others each ran one: its lag is kept through the sleep.
-  CHECK(wait_after_sleep(sim::Scheduler::Eevdf, 0.5) <= kSlice + 1e-12);
+  // A quarter of a slice while the others each ran one: it left owed more than half a slice, a
+  // lag it keeps through the sleep, so it is placed ahead of every waiting process's deadline and
+  // runs when the slice under way ends. (With half a slice it would be just behind the hog owed
+  // most: the average counts what the running hog has run of its slice, as update_curr() does.)
+  CHECK(wait_after_sleep(sim::Scheduler::Eevdf, 0.25) <= kSlice + 1e-12);
 }
 
 TEST_CASE("CPU: EEVDF shares one CPU between CPU-bound processes slice by slice", "[cpu]")
@@ -723,6 +726,7 @@ std::pair<double, std::uint64_t> wait_after_long_sleep(double wakeup_granularity
   auto params               = test::quiet_cpu(1);
   params.time_slice         = 1 * ms;
   params.sleeper_credit     = 6 * ms;
+  params.wakeup_preemption  = wakeup_granularity > 0;
   params.wakeup_granularity = wakeup_granularity;
   Harness h(params);
   double waited = -1;
@@ -877,4 +881,71 @@ TEST_CASE("CPU: a wake-up at the instant the run queue grants the CPU is not los
   });
   h.run(1);
   CHECK(returned == Approx(3.5 * ms));
+}
+
+namespace {
+// One CPU, EEVDF, 1 ms slices, with or without wake-up preemption. A hog runs in 10 us pieces (a
+// flush after each) and a sleeper runs 0.1 ms, then sleeps until wake_at. With the hog started
+// first, the sleeper waits behind it and runs from the end of the hog's first slice; else it runs
+// first. Returns how long the sleeper waited for the CPU once awake, and how many times it
+// preempted the hog.
+std::pair<double, std::uint64_t> eevdf_wait_after_sleep(bool preemption, bool hog_first, double wake_at)
+{
+  auto params              = test::quiet_cpu(1);
+  params.time_slice        = 1 * ms;
+  params.scheduler         = sim::Scheduler::Eevdf;
+  params.wakeup_preemption = preemption;
+  Harness h(params);
+  double waited = -1;
+  auto hog      = [](Proc& p) {
+    for (int i = 0; i < 3000; i++) {
+      p.work(10 * us * 1e9);
+      p.flush();
+    }
+  };
+  auto sleeper = [&waited, wake_at](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.flush();
+    p.block_until(wake_at, sim::kCpu);
+    waited = Harness::now() - wake_at;
+  };
+  Proc& first  = h.proc(hog_first ? "hog" : "sleeper");
+  Proc& second = h.proc(hog_first ? "sleeper" : "hog");
+  h.start(first, hog_first ? std::function<void(Proc&)>(hog) : std::function<void(Proc&)>(sleeper));
+  h.start(second, hog_first ? std::function<void(Proc&)>(sleeper) : std::function<void(Proc&)>(hog));
+  h.run(1);
+  return {waited, h.cpu.wakeup_preemptions()};
+}
+} // namespace
+
+TEST_CASE("CPU: with EEVDF's wake-up preemption a woken process owed CPU time takes the CPU at the next flush", "[cpu]")
+{
+  // The sleeper leaves at 1.1 ms having run 0.1 ms to the hog's 1 ms: it is owed 0.45 ms and keeps
+  // that lag through its sleep. Back at 1.6 ms it is placed behind the average by it, which leaves
+  // the hog ahead of the average, no longer eligible: its slice protection ends, and the sleeper,
+  // eligible with the earliest deadline, is the pick. The hog gives way when its 10 us piece ends.
+  const auto [waited, preemptions] = eevdf_wait_after_sleep(true, true, 1.6 * ms);
+  CHECK(waited > 0);
+  CHECK(waited <= 10 * us + 1e-12);
+  CHECK(preemptions == 1);
+}
+
+TEST_CASE("CPU: without wake-up preemption, under EEVDF the same process waits for the running one's slice to end",
+          "[cpu]")
+{
+  const auto [waited, preemptions] = eevdf_wait_after_sleep(false, true, 1.6 * ms);
+  CHECK(waited == Approx(0.5 * ms)); // the slice the hog began at 1.1 ms
+  CHECK(preemptions == 0);
+}
+
+TEST_CASE("CPU: with EEVDF a woken process that had overdrawn its share does not preempt, however long it slept",
+          "[cpu]")
+{
+  // The sleeper ran 0.1 ms alone before the hog ran at all, so it left owing CPU time. Back at
+  // 20 ms it gets no credit for its sleep: placed at the average, it leaves the hog eligible and
+  // inside its request (the one begun at 19.1 ms), which RUN_TO_PARITY protects to its end. Under
+  // CFS the sleeper credit would have let it preempt.
+  const auto [waited, preemptions] = eevdf_wait_after_sleep(true, false, 20 * ms);
+  CHECK(waited == Approx(0.1 * ms).margin(0.1 * us));
+  CHECK(preemptions == 0);
 }
