@@ -773,11 +773,13 @@ TEST_CASE("CPU: a woken process less than the granularity behind the running one
   CHECK(waited == Approx(0.9 * ms));
   CHECK(preemptions == 0);
 }
-TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sleep() is not lost", "[cpu]")
+namespace {
+// On one CPU with FIFO turns and 1 ms slices, p runs `first`, then finds nothing to do and calls
+// sleep() with `rest` of its work still to run, while a hog waits for the CPU. A waker wakes p at
+// wake_at, first yielding once at that instant if yield_first (so that it runs after the actors
+// whose own timers end then). Returns when p's sleep returned, or -1 if it never did.
+double sleep_returns_at(double first, double rest, double wake_at, bool yield_first)
 {
-  // On one CPU with FIFO turns, p sees nothing to do and calls sleep(); the work it still has
-  // ends its slice inside sleep()'s flush, so it waits for the CPU behind the hog. The wake-up
-  // meant for that sleep comes meanwhile; the sleep must return once p runs again.
   auto params       = test::quiet_cpu(1);
   params.time_slice = 1 * ms;
   params.scheduler  = sim::Scheduler::Fifo;
@@ -785,11 +787,17 @@ TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sl
   bool ready      = false;
   double returned = -1;
   Proc& p         = h.proc("p");
+  h.simulation.spawn("waker", [&]() {
+    simgrid::s4u::this_actor::sleep_until(sim::engine_time(wake_at));
+    if (yield_first) simgrid::s4u::this_actor::yield();
+    ready = true;
+    p.wake();
+  });
   h.start(p, [&](Proc& self) {
-    self.work(0.9 * ms * 1e9);
+    self.work(first * 1e9);
     self.flush();
     if (!ready) {
-      self.work(0.5 * ms * 1e9);
+      self.work(rest * 1e9);
       self.sleep(sim::kCpu);
     }
     returned = Harness::now();
@@ -798,53 +806,29 @@ TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sl
     self.work(5 * ms * 1e9);
     self.flush();
   });
-  h.simulation.spawn("waker", [&]() {
-    simgrid::s4u::this_actor::sleep_until(sim::engine_time(1.5 * ms)); // p waits for the CPU from 1 ms to 2 ms
-    ready = true;
-    p.wake();
-  });
   h.run(1);
-  // p ran its last 0.4 ms from 2 ms; its sleep then found the wake-up waiting (having given up the
-  // CPU, it waited for the hog's next slice to get it back). Had the wake-up been lost, p would
-  // sleep for ever.
-  CHECK(returned == Approx(3.4 * ms));
+  return returned;
+}
+} // namespace
+
+TEST_CASE("CPU: a wake-up that comes while the process waits for a CPU inside sleep() is not lost", "[cpu]")
+{
+  // The work p still has ends its slice inside sleep()'s flush at 1 ms, so it waits for the CPU
+  // behind the hog until 2 ms; the wake-up meant for that sleep comes at 1.5 ms. p runs its last
+  // 0.4 ms from 2 ms; its sleep then finds the wake-up waiting (having given up the CPU, it waits
+  // for the hog's next slice to get it back). Had the wake-up been lost, p would sleep for ever.
+  CHECK(sleep_returns_at(0.9 * ms, 0.5 * ms, 1.5 * ms, false) == Approx(3.4 * ms));
 }
 
 TEST_CASE("CPU: a wake-up that comes while the process still runs survives its preemption before it sleeps", "[cpu]")
 {
-  // On one CPU with FIFO turns, p finds nothing to do at 0.5 ms and calls sleep() with 1 ms of work
-  // still to run. The wake-up meant for that sleep comes at 0.7 ms while p runs; at 1 ms p's slice
-  // ends with the hog waiting, so p waits for the CPU until 2 ms before it can go to sleep. The
-  // wake-up must still be there when it does: p runs its last 0.5 ms from 2 ms, its sleep returns
-  // at once, and it waits for the CPU again through the hog's next slice, to 3.5 ms. Had the
-  // wait for the CPU used up the wake-up, p would sleep for ever.
-  auto params       = test::quiet_cpu(1);
-  params.time_slice = 1 * ms;
-  params.scheduler  = sim::Scheduler::Fifo;
-  Harness h(params);
-  bool ready      = false;
-  double returned = -1;
-  Proc& p         = h.proc("p");
-  h.start(p, [&](Proc& self) {
-    self.work(0.5 * ms * 1e9);
-    self.flush();
-    if (!ready) {
-      self.work(1 * ms * 1e9);
-      self.sleep(sim::kCpu);
-    }
-    returned = Harness::now();
-  });
-  h.start(h.proc("hog"), [](Proc& self) {
-    self.work(5 * ms * 1e9);
-    self.flush();
-  });
-  h.simulation.spawn("waker", [&]() {
-    simgrid::s4u::this_actor::sleep_until(sim::engine_time(0.7 * ms));
-    ready = true;
-    p.wake();
-  });
-  h.run(1);
-  CHECK(returned == Approx(3.5 * ms));
+  // p calls sleep() at 0.5 ms with 1 ms of work still to run. The wake-up meant for that sleep
+  // comes at 0.7 ms while p runs; at 1 ms p's slice ends with the hog waiting, so p waits for the
+  // CPU until 2 ms before it can go to sleep. The wake-up must still be there when it does: p runs
+  // its last 0.5 ms from 2 ms, its sleep returns at once, and it waits for the CPU again through
+  // the hog's next slice, to 3.5 ms. Had the wait for the CPU used up the wake-up, p would sleep
+  // for ever.
+  CHECK(sleep_returns_at(0.5 * ms, 1 * ms, 0.7 * ms, false) == Approx(3.5 * ms));
 }
 
 TEST_CASE("CPU: a wake-up at the instant the run queue grants the CPU is not lost", "[cpu]")
@@ -853,34 +837,7 @@ TEST_CASE("CPU: a wake-up at the instant the run queue grants the CPU is not los
   // Handing it over wakes p through a simcall, answered only once the other actors ready at that
   // instant have run: the waker, which yields once so that it runs then. Its wake-up must count as
   // one meant for the sleep, not as part of the grant.
-  auto params       = test::quiet_cpu(1);
-  params.time_slice = 1 * ms;
-  params.scheduler  = sim::Scheduler::Fifo;
-  Harness h(params);
-  bool ready      = false;
-  double returned = -1;
-  Proc& p         = h.proc("p");
-  h.simulation.spawn("waker", [&]() {
-    simgrid::s4u::this_actor::sleep_until(sim::engine_time(2 * ms));
-    simgrid::s4u::this_actor::yield();
-    ready = true;
-    p.wake();
-  });
-  h.start(p, [&](Proc& self) {
-    self.work(0.5 * ms * 1e9);
-    self.flush();
-    if (!ready) {
-      self.work(1 * ms * 1e9);
-      self.sleep(sim::kCpu);
-    }
-    returned = Harness::now();
-  });
-  h.start(h.proc("hog"), [](Proc& self) {
-    self.work(5 * ms * 1e9);
-    self.flush();
-  });
-  h.run(1);
-  CHECK(returned == Approx(3.5 * ms));
+  CHECK(sleep_returns_at(0.5 * ms, 1 * ms, 2 * ms, true) == Approx(3.5 * ms));
 }
 
 namespace {
