@@ -11,14 +11,15 @@ namespace pg {
 Kblockd::Kblockd(int id, sim::Cpu& cpu, sim::Nvme& device, double dispatch_cpu, sim::WaitEventId idle_event)
     : proc_("kworker kblockd", id, cpu), device_(device), dispatch_cpu_(dispatch_cpu), idle_event_(idle_event)
 {
+  proc_.set_high_priority(); // kblockd is a WQ_HIGHPRI workqueue: its kworkers run at nice -20
 }
 
 void Kblockd::flush(sim::Proc& caller, sim::WaitEventId event)
 {
   double completion = -1;
+  caller.flush(); // the work item is queued at the caller's time, not before its accrued work
   queue_.push_back(Request{&caller, &completion});
-  caller.flush(); // the work item is queued at the caller's time
-  proc_.wake();
+  proc_.wake_before_sleeping();
   caller.block_until_told(completion, event);
 }
 

@@ -209,15 +209,18 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                             {"extensions", s.extensions}};
   ordered_json by_process = ordered_json::object();
   ordered_json busy_by    = ordered_json::object();
+  ordered_json delay_by   = ordered_json::object();
   for (const auto& p : r.cpu_switches_by_process) {
     by_process[p.kind] = {{"voluntary", p.voluntary}, {"involuntary", p.involuntary}};
     busy_by[p.kind]    = p.busy_us;
+    delay_by[p.kind]   = p.wakeup_delay_us;
   }
   j["cpu"] = {{"busy_cores_avg", r.cpu_busy_cores},
               {"busy_cpu_us_per_txn", r.cpu_us_per_txn},
               {"context_switches_per_txn", r.cpu_switches_per_txn},
               {"switches_per_txn_by_process", by_process},
               {"busy_us_per_txn_by_process", busy_by},
+              {"wakeup_delay_us_by_process", delay_by},
               {"migrations_per_txn", r.cpu_migrations_per_txn},
               {"wakeup_preemptions_per_txn", r.cpu_wakeup_preemptions_per_txn},
               {"cache_refill_us_per_txn", r.cpu_refill_us_per_txn}};

@@ -64,7 +64,8 @@ struct RunResult {
   struct ProcessSwitches {
     std::string kind; // "backend", "pgbench", "walwriter", ...
     double voluntary = 0, involuntary = 0;
-    double busy_us = 0; // CPU time, microseconds
+    double busy_us         = 0; // CPU time, microseconds
+    double wakeup_delay_us = 0; // mean time from a wake-up to running, as perf sched timehist's sch_delay
   };
   std::vector<ProcessSwitches> cpu_switches_by_process; // per transaction, as /proc/PID/status and stat count them
 

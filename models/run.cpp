@@ -135,8 +135,9 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   };
   const auto busy = cpu.busy_seconds_by_kind(sim::Simulation::now());
   for (const auto& [kind, n] : cpu.switches_by_kind()) {
-    const double us = r.transactions > 0 ? busy.at(kind) * 1e6 / static_cast<double>(r.transactions) : 0;
-    r.cpu_switches_by_process.push_back({kind, per_txn(n.voluntary), per_txn(n.involuntary), us});
+    const double us       = r.transactions > 0 ? busy.at(kind) * 1e6 / static_cast<double>(r.transactions) : 0;
+    const double delay_us = n.wakeups > 0 ? n.wakeup_delay * 1e6 / static_cast<double>(n.wakeups) : 0;
+    r.cpu_switches_by_process.push_back({kind, per_txn(n.voluntary), per_txn(n.involuntary), us, delay_us});
   }
   (void)s;
 }

@@ -144,12 +144,14 @@ void Cpu::enqueue(Proc& proc, bool woken)
   switch (params_.scheduler) {
   case Scheduler::Cfs:
     move_to(proc, index);
+    if (proc.high_priority_) break;
     if (woken) proc.vruntime_ = std::max(proc.vruntime_, q.min_vruntime - params_.sleeper_credit);
     key = proc.vruntime_;
     if (woken && params_.wakeup_preemption) check_preempt_wakeup(proc, index);
     break;
   case Scheduler::Eevdf:
     proc.rq_ = index;
+    if (proc.high_priority_) break;
     place(q, proc, woken);
     add_runnable(q, proc);
     key = proc.deadline_;
@@ -159,6 +161,7 @@ void Cpu::enqueue(Proc& proc, bool woken)
     proc.rq_ = index;
     break;
   }
+  if (proc.high_priority_) key = -std::numeric_limits<double>::infinity();
   q.waiting.emplace(key, arrivals_++, &proc);
   waiting_++;
 }
@@ -185,7 +188,7 @@ Proc* Cpu::preemption_target(const Proc& woken, int index) const
   if (target < 0) target = woken.waker_slot_;
   if (target < 0) return nullptr;
   Proc* curr = slots_[static_cast<std::size_t>(target)].holder;
-  if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr) return nullptr;
+  if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr || curr->high_priority_) return nullptr;
   return curr;
 }
 
@@ -229,7 +232,8 @@ double Cpu::avg_vruntime(const Queue& q) const
   double sum = q.vsum;
   for (std::size_t s = 0; s < slots_.size(); s++) {
     const Proc* p = slots_[s].holder;
-    if (p != nullptr && &queues_[static_cast<std::size_t>(p->rq_)] == &q) sum += live_vruntime(*p) - p->vruntime_;
+    if (p != nullptr && !p->high_priority_ && &queues_[static_cast<std::size_t>(p->rq_)] == &q)
+      sum += live_vruntime(*p) - p->vruntime_;
   }
   return sum / q.runnable;
 }
@@ -243,6 +247,7 @@ bool Cpu::preemption_due(const Proc& proc)
 
 void Cpu::charge(Proc& proc, double seconds)
 {
+  if (proc.high_priority_) return;
   proc.vruntime_ += seconds;
   if (params_.scheduler == Scheduler::Eevdf) queue_of(proc.slot_).vsum += seconds;
 }
@@ -254,6 +259,7 @@ void Cpu::charge(Proc& proc, double seconds)
 // earns nothing, unlike CFS's sleeper credit. Each placement opens a request of one slice.
 void Cpu::place(Queue& q, Proc& proc, bool woken)
 {
+  if (proc.high_priority_) return;
   if (proc.placed_ && !woken) return; // preempted: it keeps its place and its deadline
   const double avg = avg_vruntime(q);
   double request   = params_.time_slice;
@@ -274,11 +280,13 @@ void Cpu::place(Queue& q, Proc& proc, bool woken)
 // entity_eligible(): owed CPU time, or even (lag >= 0).
 bool Cpu::eligible(double avg, const Proc& proc) const
 {
+  if (proc.high_priority_) return true;
   return live_vruntime(proc) <= avg;
 }
 
 void Cpu::add_runnable(Queue& q, Proc& proc)
 {
+  if (proc.high_priority_) return;
   q.vsum += proc.vruntime_;
   q.runnable++;
 }
@@ -286,6 +294,7 @@ void Cpu::add_runnable(Queue& q, Proc& proc)
 // update_entity_lag(): the lag is kept within two requests (or a 4 ms tick, HZ=250).
 void Cpu::remove_runnable(Queue& q, Proc& proc)
 {
+  if (proc.high_priority_) return;
   const double avg   = avg_vruntime(q);
   const double limit = std::max(2 * params_.time_slice, 4e-3);
   proc.vlag_         = std::clamp(avg - proc.vruntime_, -limit, limit);
@@ -371,7 +380,8 @@ bool Cpu::should_yield(Proc& proc)
 {
   const Queue& q  = queue_of(proc.slot_);
   const auto next = next_for(q, proc.slot_, sim::now());
-  if (next == q.waiting.end()) return false;
+  if (next == q.waiting.end() || proc.high_priority_) return false;
+  if (std::get<2>(*next)->high_priority_) return true;
   switch (params_.scheduler) {
   case Scheduler::Cfs:
     return std::get<0>(*next) < proc.vruntime_;

@@ -141,11 +141,20 @@ public:
   struct SwitchCounts {
     std::uint64_t voluntary   = 0; // the process went to sleep
     std::uint64_t involuntary = 0; // the process was preempted
+    std::uint64_t wakeups     = 0; // woken from a sleep, and
+    double wakeup_delay       = 0; // the seconds from those wake-ups to running (perf sched latency)
   };
   std::map<std::string, SwitchCounts> switches_by_kind() const;
   /// Busy CPU seconds by kind of process since the last reset_stats(), as /proc/PID/stat's utime
   /// and stime add up: what each kind of process costs the machine.
   std::map<std::string, double> busy_seconds_by_kind(double now) const;
+  /// A process of kind, woken from a sleep, ran `delay` seconds later.
+  void note_wakeup(int kind, double delay)
+  {
+    auto& counts = switches_of_kind_[static_cast<std::size_t>(kind)];
+    counts.wakeups++;
+    counts.wakeup_delay += delay;
+  }
   /// The kind a process's switches and CPU time are counted under.
   int kind_of(const std::string& process_name);
   /// Time a slot was held without being busy (a CPU leaving its idle state), by a process of kind.

@@ -38,6 +38,8 @@ public:
   double write(double now, double bytes);
   double flush(double now);
   const NvmeParams& params() const { return params_; }
+  /// When the last of the commands submitted so far completes.
+  double last_completion() const { return last_completion_; }
   NvmeStats& stats() { return stats_; }
 
 private:

@@ -163,11 +163,14 @@ void Proc::resume()
   if (cpu_.try_take(*this, true)) {
     pending_idle_ += cpu_.params().idle_wakeup;
     stall(cpu_.params().idle_wakeup_cpu);
+    cpu_.note_wakeup(kind_, cpu_.params().idle_wakeup);
   } else {
-    const int waker = waker_slot_; // before the run queue's grant, itself a wake(), replaces it
+    const double woken_at = now();
+    const int waker       = waker_slot_; // before the run queue's grant, itself a wake(), replaces it
     cpu_.enqueue(*this, true);
     // Woken from a sleep: the caller checks again what it waits for once it runs.
     wait_for_grant(false);
+    cpu_.note_wakeup(kind_, now() - woken_at);
     const bool cross_cpu   = waker >= 0 && waker != slot_;
     const double interrupt = cross_cpu ? cpu_.params().busy_wakeup_cpu : 0.0;
     stall(cpu_.params().context_switch + interrupt);
@@ -205,6 +208,14 @@ bool Proc::park(double timeout)
 void Proc::wake(bool sync)
 {
   signal(sync, false);
+}
+
+// Linux's try_to_wake_up() puts the woken process in the run queue in the waker's context; here
+// the woken actor does it when it runs, so the waker lets it run before going on.
+void Proc::wake_before_sleeping()
+{
+  signal(true, false);
+  simgrid::s4u::this_actor::yield();
 }
 
 // Whether this is the run queue's grant is an argument, not a flag kept while it runs: releasing

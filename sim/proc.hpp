@@ -67,12 +67,20 @@ public:
   /// says the waker is about to sleep (a message sent on a socket, WF_SYNC): with per-CPU run
   /// queues the woken process may then wait on the waker's CPU rather than on its own.
   void wake(bool sync = false);
+  /// wake(true) for a waker that sleeps next: the woken process is in the run queue before the
+  /// waker leaves its CPU, so that it can be the one to get that CPU (a kernel worker at nice -20
+  /// handed work by the process that now waits for it).
+  void wake_before_sleeping();
   /// The process ends: its accrued work is simulated and its CPU given up.
   void exit();
 
   /// The bytes this process touches again each time it runs (0: its cache misses after a
   /// switch are not modelled): what it must refill when others pushed them out of the cache.
   void set_working_set(double bytes) { working_set_ = bytes; }
+  /// A kernel worker at nice -20 (a WQ_HIGHPRI kworker): its weight is so far above a normal
+  /// process's that the fair scheduler runs it before any of them waiting for a CPU, and the
+  /// little CPU it uses does not move their shares.
+  void set_high_priority() { high_priority_ = true; }
 
   /// pg_stat_activity's state: whether the process counts as 'active' for wait-event shares.
   void set_active(bool active);
@@ -144,6 +152,7 @@ private:
   bool keep_wakes_          = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
   bool missed_wake_         = false;   // such a wake-up came meanwhile
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
+  bool high_priority_   = false;
   double working_set_   = 0;
   int cache_core_       = -1;
   double off_cpu_since_ = 0; // when it last gave up a CPU

@@ -246,6 +246,29 @@ TEST_CASE("CPU: switches are also counted by kind of process with preemptions as
   CHECK(total < h.cpu.switches()); // the switches out of idle are nobody's
 }
 
+TEST_CASE("CPU: the time from a wake-up to running is counted by kind of process, as perf sched sees it", "[cpu]")
+{
+  auto params        = test::quiet_cpu(1);
+  params.idle_wakeup = 10e-6;
+  params.scheduler   = sim::Scheduler::Fifo;
+  Harness h(params);
+  h.start(h.proc("hog"), [&](Proc& p) {
+    p.block_until(2e-3, sim::kCpu); // the CPU is idle until 2 ms, and back from idle 10 us later
+    p.work(1e-3 * 1e9);             // then busy until 3.01 ms
+    p.flush();
+  });
+  h.start(h.proc("sleeper"), [&](Proc& p) {
+    p.block_until(1e-3, sim::kCpu);   // woken onto the idle CPU
+    p.block_until(2.5e-3, sim::kCpu); // woken while the hog runs: it waits until 3.01 ms
+  });
+  h.run(1);
+  const auto by_kind = h.cpu.switches_by_kind();
+  CHECK(by_kind.at("sleeper").wakeups == 2);
+  CHECK(by_kind.at("sleeper").wakeup_delay == Approx(10e-6 + 0.51e-3));
+  CHECK(by_kind.at("hog").wakeups == 1);
+  CHECK(by_kind.at("hog").wakeup_delay == Approx(10e-6));
+}
+
 TEST_CASE("CPU: busy time is charged to the kind of process that held the CPU, as /proc/PID/stat does", "[cpu]")
 {
   auto params            = test::quiet_cpu(2);
