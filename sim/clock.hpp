@@ -10,8 +10,12 @@
 namespace sim {
 
 namespace clock_detail {
-extern double engine_now;    // the engine's clock less engine_origin, as of its last time advance
+// The engine's clock less engine_origin, as of its last time advance, or later: a process that
+// nothing else can interrupt runs the clock ahead of the engine (lookahead.hpp).
+extern double engine_now;
 extern double engine_origin; // the engine's clock when the current simulation began
+/// Moves now() forward to t, which no registered wait comes before.
+void run_ahead_to(double t);
 } // namespace clock_detail
 
 /// The current simulated time, in seconds: simgrid::s4u::Engine::get_clock() since the current

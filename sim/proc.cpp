@@ -3,8 +3,7 @@
 
 #include "sim/clock.hpp"
 #include "sim/cpu.hpp"
-
-#include <simgrid/s4u/Actor.hpp>
+#include "sim/lookahead.hpp"
 
 #include <algorithm>
 
@@ -79,7 +78,7 @@ void Proc::run(double seconds)
     }
     const double chunk = std::min(seconds, slice_left_);
     chunk_since_       = now();
-    simgrid::s4u::this_actor::sleep_for(chunk);
+    if (!lookahead::skip_to(now() + chunk)) lookahead::sleep_until(now() + chunk);
     chunk_since_ = -1;
     running      = this;
     seconds -= chunk;
@@ -191,12 +190,13 @@ bool Proc::park(double timeout)
   if (timeout < 0)
     sem_->acquire();
   else
-    woken = !sem_->acquire_timeout(timeout);
+    woken = !lookahead::acquire_timeout(*sem_, timeout);
   if (!woken && wake_issued_) {
     // Timed out, but a wake() came before this process ran again: take the token it left.
     sem_->acquire();
     woken = true;
   }
+  if (wake_issued_) lookahead::note_running(); // it took the token a wake() left
   running      = this;
   parked_      = false;
   wake_issued_ = false;
@@ -215,7 +215,7 @@ void Proc::wake(bool sync)
 void Proc::wake_before_sleeping()
 {
   signal(true, false);
-  simgrid::s4u::this_actor::yield();
+  lookahead::yield();
 }
 
 // Whether this is the run queue's grant is an argument, not a flag kept while it runs: releasing
@@ -233,7 +233,8 @@ void Proc::signal(bool sync, bool grant)
   }
   if (wake_issued_) return;
   wake_issued_ = true;
-  sem_->release();
+  lookahead::note_ready();
+  lookahead::release(*sem_);
 }
 
 void Proc::exit()
@@ -269,7 +270,7 @@ void Proc::block_until(double when, WaitEventId event)
   if (when <= now()) return;
   set_event(event);
   give_up_cpu();
-  simgrid::s4u::this_actor::sleep_until(engine_time(when));
+  lookahead::sleep_until(when);
   end_device_wait();
 }
 
@@ -280,7 +281,7 @@ void Proc::block_until_told(const double& when, WaitEventId event)
   give_up_cpu();
   while (when < 0) park(-1);
   waker_slot_ = -1; // the one who told us is not the one whose event wakes us
-  if (when > now()) simgrid::s4u::this_actor::sleep_until(engine_time(when));
+  lookahead::sleep_until(when);
   end_device_wait();
 }
 

@@ -2,6 +2,7 @@
 #include "sim/simulation.hpp"
 
 #include "sim/clock.hpp"
+#include "sim/lookahead.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -87,7 +88,9 @@ double Simulation::now()
 void Simulation::spawn(const std::string& name, std::function<void()> body)
 {
   running_actors_++;
+  lookahead::note_ready();
   simgrid::s4u::Actor::create(name, host_, [this, body = std::move(body)]() {
+    lookahead::note_running();
     try {
       body();
     } catch (const std::exception&) {
@@ -106,18 +109,20 @@ void Simulation::spawn(const std::string& name, std::function<void()> body)
 void Simulation::run(const Window& window, const std::function<void()>& on_measure,
                      const std::function<void(double)>& on_progress, const std::function<void()>& on_end)
 {
+  lookahead::note_ready();
   simgrid::s4u::Actor::create(kControlActor, host_, [&window, &on_measure, &on_progress, &on_end]() {
-    simgrid::s4u::this_actor::sleep_for(window.warmup);
+    lookahead::note_running();
+    lookahead::sleep_until(window.warmup);
     if (on_measure) on_measure();
     const double start = now();
     const double end   = start + window.duration;
     if (window.progress > 0 && on_progress) {
       for (double t = start + window.progress; t < end - 1e-12; t += window.progress) {
-        simgrid::s4u::this_actor::sleep_until(sim::engine_time(t));
+        lookahead::sleep_until(t);
         on_progress(t - start);
       }
     }
-    simgrid::s4u::this_actor::sleep_until(sim::engine_time(end));
+    lookahead::sleep_until(end);
     if (on_end) on_end();
   });
   run_engine();

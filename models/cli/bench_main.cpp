@@ -14,6 +14,7 @@
 #include "models/cli/scenario_args.hpp"
 #include "models/run.hpp"
 #include "models/version.hpp"
+#include "sim/lookahead.hpp"
 #include "sim/simulation.hpp"
 
 #include <boost/program_options.hpp>
@@ -70,6 +71,7 @@ struct ScenarioRate {
   double transactions_per_second = 0; // per wall second
   double cpu_seconds             = 0; // of this process, setting up the tables included
   long peak_rss_kb               = 0;
+  sim::lookahead::SkipCounts skips; // stretches of CPU work run without an engine sleep
 };
 
 struct EngineRate {
@@ -212,6 +214,7 @@ ScenarioRate measure_scenario(const pg::Scenario& scenario)
   rate.transactions_per_second =
       result.wall_seconds > 0 ? static_cast<double>(rate.transactions) / rate.wall_seconds : 0;
   rate.peak_rss_kb = result.peak_rss_kb;
+  rate.skips       = sim::lookahead::skip_counts();
   return rate;
 }
 
@@ -224,7 +227,9 @@ nlohmann::ordered_json to_json(const ScenarioRate& r)
           {"transactions", r.transactions},
           {"transactions_per_wall_second", r.transactions_per_second},
           {"cpu_seconds", r.cpu_seconds},
-          {"peak_rss_kb", r.peak_rss_kb}};
+          {"peak_rss_kb", r.peak_rss_kb},
+          {"cpu_chunks", r.skips.asked},
+          {"cpu_chunks_without_engine_sleep", r.skips.skipped}};
 }
 
 // --- output -----------------------------------------------------------------------------------
@@ -253,6 +258,9 @@ void print_table(const ScenarioRate& s, const EngineRate& e, double ratio)
   row("", "CPU seconds (table setup included)", number("%.3f", s.cpu_seconds));
   row("", "transactions per CPU second", number("%.0f", s.cpu_seconds > 0 ? s.transactions / s.cpu_seconds : 0));
   row("", "peak RSS (MB)", number("%.1f", static_cast<double>(s.peak_rss_kb) / 1024));
+  row("", "CPU chunks simulated", std::to_string(s.skips.asked));
+  row("", "of them run without an engine sleep",
+      number("%.1f%%", s.skips.asked > 0 ? 100.0 * static_cast<double>(s.skips.skipped) / s.skips.asked : 0));
   row("engine", "actors (one per client)", std::to_string(e.actors));
   row("", "lock/sleep/unlock/sleep cycles", std::to_string(e.cycles));
   row("", "wall seconds", number("%.3f", e.wall_seconds));

@@ -1,0 +1,102 @@
+/* Running CPU work without an engine sleep (sim/lookahead.hpp): only when no other process could
+ * act before the work ends, so that nothing any process observes changes. */
+#include "sim/lookahead.hpp"
+#include "sim_harness.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+namespace {
+constexpr double us = 1e-6;
+}
+
+TEST_CASE("Lookahead: a process alone runs its work without engine sleeps", "[lookahead]")
+{
+  test::Harness h(test::quiet_cpu(2));
+  sim::Proc& backend = h.proc("backend 0");
+  double done        = -1;
+  h.start(backend, [&](sim::Proc& p) {
+    for (int i = 0; i < 100; i++) {
+      p.stall(1 * us);
+      p.flush();
+    }
+    done = test::Harness::now();
+  });
+  h.run(1e-3);
+  CHECK(done == Approx(100 * us));
+  const sim::lookahead::SkipCounts counts = sim::lookahead::skip_counts();
+  CHECK(counts.asked == 100);
+  // All but the first: at time 0 the run's control actor has not started yet.
+  CHECK(counts.skipped == 99);
+}
+
+TEST_CASE("Lookahead: work is not run past another process's timed wait", "[lookahead]")
+{
+  test::Harness h(test::quiet_cpu(2));
+  sim::Proc& writer = h.proc("backend 0");
+  sim::Proc& reader = h.proc("psql sampler");
+  bool written      = false;
+  double seen_at    = -1;
+  bool seen_written = true;
+  h.start(writer, [&](sim::Proc& p) {
+    p.stall(10 * us);
+    p.flush();
+    written = true;
+  });
+  h.start(reader, [&](sim::Proc& p) {
+    test::at(p, 5 * us);
+    seen_at      = test::Harness::now();
+    seen_written = written;
+  });
+  h.run(1e-3);
+  CHECK(seen_at == Approx(5 * us));
+  CHECK_FALSE(seen_written);
+  CHECK(written);
+}
+
+TEST_CASE("Lookahead: a woken process runs before its waker's work is run ahead", "[lookahead]")
+{
+  test::Harness h(test::quiet_cpu(2));
+  sim::Proc& waker  = h.proc("backend 0");
+  sim::Proc& sleepy = h.proc("backend 1");
+  bool done         = false;
+  double woke_at    = -1;
+  bool saw_done     = true;
+  h.start(sleepy, [&](sim::Proc& p) {
+    p.sleep(sim::kCpu);
+    woke_at  = test::Harness::now();
+    saw_done = done;
+  });
+  h.start(waker, [&](sim::Proc& p) {
+    test::at(p, 1 * us);
+    sleepy.wake();
+    p.stall(10 * us);
+    p.flush();
+    done = true;
+  });
+  h.run(1e-3);
+  CHECK(woke_at == Approx(1 * us));
+  CHECK_FALSE(saw_done);
+  CHECK(done);
+}
+
+TEST_CASE("Lookahead: WALSIM_NO_SKIP=1 turns skipping off", "[lookahead]")
+{
+  REQUIRE(setenv("WALSIM_NO_SKIP", "1", 1) == 0);
+  test::Harness h(test::quiet_cpu(2));
+  sim::Proc& backend = h.proc("backend 0");
+  double done        = -1;
+  h.start(backend, [&](sim::Proc& p) {
+    for (int i = 0; i < 10; i++) {
+      p.stall(1 * us);
+      p.flush();
+    }
+    done = test::Harness::now();
+  });
+  h.run(1e-3);
+  unsetenv("WALSIM_NO_SKIP");
+  CHECK(done == Approx(10 * us));
+  CHECK(sim::lookahead::skip_counts().asked == 10);
+  CHECK(sim::lookahead::skip_counts().skipped == 0);
+}
