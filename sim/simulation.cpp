@@ -63,7 +63,11 @@ Simulation::Simulation(const std::vector<std::string>& args)
   for (auto& a : argv_store) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
   argv.push_back(nullptr);
-  engine_ = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  try {
+    engine_ = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  } catch (const std::exception& e) {
+    throw EngineOptionError(std::string("SimGrid rejected an engine option: ") + e.what());
+  }
   follow_engine_clock();
   auto* zone = simgrid::s4u::create_full_zone("machine");
   host_      = zone->create_host("server", 1e9);

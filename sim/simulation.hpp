@@ -42,6 +42,12 @@ public:
   explicit Deadlock(const std::string& what) : std::logic_error(what) {}
 };
 
+/// SimGrid refused an option passed to its engine (walsim run --sg-cfg): bad input, not a bug.
+class EngineOptionError : public std::invalid_argument {
+public:
+  explicit EngineOptionError(const std::string& what) : std::invalid_argument(what) {}
+};
+
 class Simulation {
 public:
   /// Prints part of a deadlock report (e.g. a model's lock holders and waiters).

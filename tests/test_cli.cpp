@@ -506,6 +506,18 @@ TEST_CASE("CLI: a shared_buffers that every client's pin exhausts fails the run 
   CHECK_FALSE(fs::exists(dir / "r.json"));
 }
 
+TEST_CASE("CLI: an engine option SimGrid does not know is bad input with exit status 2", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome o        = walsim({"run", path, "--sg-cfg", "no/such-key:1", "--json", dir / "r.json"}, dir);
+  CHECK(o.status == 2);
+  CHECK(contains(o.err, "walsim: --sg-cfg: SimGrid rejected an engine option"));
+  CHECK(contains(o.err, "no/such-key"));
+  CHECK_FALSE(contains(o.err, "internal error"));
+  CHECK_FALSE(fs::exists(dir / "r.json"));
+}
+
 TEST_CASE("CLI: the same scenario and seed give byte-identical output", "[cli]")
 {
   TempDir dir;

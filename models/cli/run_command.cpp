@@ -4,6 +4,7 @@
 #include "models/cli/scenario_args.hpp"
 #include "models/report.hpp"
 #include "models/run.hpp"
+#include "sim/simulation.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -126,6 +127,9 @@ int run_command(const std::vector<std::string>& args)
     // Raised by the model for a configuration PostgreSQL would fail on too (every buffer pinned).
     std::cerr << "walsim: run failed: " << e.what() << "\n";
     return kFailed;
+  } catch (const sim::EngineOptionError& e) {
+    std::cerr << "walsim: --sg-cfg: " << e.what() << "\n";
+    return kBadInput;
   } catch (const std::logic_error& e) {
     std::cerr << "walsim: internal error: " << e.what() << "\n";
     return kInternalError;

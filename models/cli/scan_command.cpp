@@ -4,6 +4,8 @@
 #include "models/cli/cli.hpp"
 #include "models/scan_run.hpp"
 
+#include "sim/simulation.hpp"
+
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -20,6 +22,9 @@ int run_scan_command(const pg::Scenario& scenario, const std::vector<std::string
     // Raised by the model for a machine that cannot run the scan (every buffer pinned...).
     std::cerr << "walsim: " << e.what() << "\n";
     return kFailed;
+  } catch (const sim::EngineOptionError& e) {
+    std::cerr << "walsim: --sg-cfg: " << e.what() << "\n";
+    return kBadInput;
   } catch (const std::logic_error& e) {
     std::cerr << "walsim: internal error: " << e.what() << "\n";
     return kInternalError;
