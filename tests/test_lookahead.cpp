@@ -9,22 +9,28 @@
 
 namespace {
 constexpr double us = 1e-6;
-}
 
-TEST_CASE("Lookahead: a process alone runs its work without engine sleeps", "[lookahead]")
+// One process alone, flushing 1 us of work `pieces` times; returns when it is done.
+double lone_process(int pieces)
 {
   test::Harness h(test::quiet_cpu(2));
   sim::Proc& backend = h.proc("backend 0");
   double done        = -1;
   h.start(backend, [&](sim::Proc& p) {
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < pieces; i++) {
       p.stall(1 * us);
       p.flush();
     }
     done = test::Harness::now();
   });
   h.run(1e-3);
-  CHECK(done == Approx(100 * us));
+  return done;
+}
+} // namespace
+
+TEST_CASE("Lookahead: a process alone runs its work without engine sleeps", "[lookahead]")
+{
+  CHECK(lone_process(100) == Approx(100 * us));
   const sim::lookahead::SkipCounts counts = sim::lookahead::skip_counts();
   CHECK(counts.asked == 100);
   // All but the first: at time 0 the run's control actor has not started yet.
@@ -84,17 +90,7 @@ TEST_CASE("Lookahead: a woken process runs before its waker's work is run ahead"
 TEST_CASE("Lookahead: WALSIM_NO_SKIP=1 turns skipping off", "[lookahead]")
 {
   REQUIRE(setenv("WALSIM_NO_SKIP", "1", 1) == 0);
-  test::Harness h(test::quiet_cpu(2));
-  sim::Proc& backend = h.proc("backend 0");
-  double done        = -1;
-  h.start(backend, [&](sim::Proc& p) {
-    for (int i = 0; i < 10; i++) {
-      p.stall(1 * us);
-      p.flush();
-    }
-    done = test::Harness::now();
-  });
-  h.run(1e-3);
+  const double done = lone_process(10);
   unsetenv("WALSIM_NO_SKIP");
   CHECK(done == Approx(10 * us));
   CHECK(sim::lookahead::skip_counts().asked == 10);
