@@ -10,15 +10,57 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <set>
+#include <functional>
+#include <queue>
 #include <string>
+#include <vector>
 
 namespace sim::lookahead {
 
 namespace {
-// Ends of the timed waits in progress. Removed by value, so that a wait whose actor the engine
-// killed at the end of a simulation leaves nothing that a later removal could trip on.
-std::multiset<double> waits;
+// Ends of the timed waits in progress, as a min-heap with lazy removal: an ended wait goes on a
+// second heap and leaves the first when it reaches the top of both. Equal ends are
+// interchangeable, so removing one by value is exact; no allocation per wait, unlike a multiset.
+class Waits {
+public:
+  void add(double t) { live_.push(t); }
+  void remove(double t) { ended_.push(t); }
+  bool empty()
+  {
+    settle();
+    return live_.empty();
+  }
+  double earliest()
+  {
+    settle();
+    return live_.top();
+  }
+  void clear()
+  {
+    live_  = Heap();
+    ended_ = Heap();
+  }
+
+private:
+  using Heap = std::priority_queue<double, std::vector<double>, std::greater<>>;
+  void settle()
+  {
+    while (!ended_.empty()) {
+      // Every removal matches a wait at or after the earliest; one that does not has nothing left
+      // to remove (its wait was cleared with the previous simulation).
+      if (live_.empty() || ended_.top() < live_.top()) {
+        ended_.pop();
+        continue;
+      }
+      if (ended_.top() != live_.top()) break;
+      live_.pop();
+      ended_.pop();
+    }
+  }
+  Heap live_, ended_;
+};
+
+Waits waits;
 int ready         = 0;
 bool skip_allowed = true;
 // SimGrid's timing precision: it ends together the sleeps that end within about this of each
@@ -30,8 +72,7 @@ SkipCounts counts;
 
 void end_wait(double t)
 {
-  auto it = waits.find(t);
-  if (it != waits.end()) waits.erase(it);
+  waits.remove(t);
 }
 
 // The engine's own clock: behind now() after a skip, until the engine's next step.
@@ -44,7 +85,7 @@ double engine_clock()
 void sleep_until(double t)
 {
   if (t <= now()) return;
-  waits.insert(t);
+  waits.add(t);
   simgrid::s4u::this_actor::sleep_until(engine_time(t));
   end_wait(t);
 }
@@ -52,7 +93,7 @@ void sleep_until(double t)
 bool acquire_timeout(simgrid::s4u::Semaphore& semaphore, double timeout)
 {
   const double t = now() + timeout;
-  waits.insert(t);
+  waits.add(t);
   const bool timed_out = semaphore.acquire_timeout(engine_time(t) - engine_clock());
   end_wait(t);
   return timed_out;
@@ -86,7 +127,7 @@ bool skip_to(double until)
 {
   counts.asked++;
   if (!skip_allowed || ready > 0 || until - now() < precision) return false;
-  if (!waits.empty() && *waits.begin() <= until + kMargin * precision) return false;
+  if (!waits.empty() && waits.earliest() <= until + kMargin * precision) return false;
   clock_detail::run_ahead_to(until);
   counts.skipped++;
   return true;
@@ -99,7 +140,7 @@ SkipCounts skip_counts()
 
 double time_at(double engine_t)
 {
-  if (!waits.empty() && std::abs(*waits.begin() - engine_t) <= precision) return *waits.begin();
+  if (!waits.empty() && std::abs(waits.earliest() - engine_t) <= precision) return waits.earliest();
   return engine_t;
 }
 
