@@ -4,6 +4,7 @@
 #include "models/version.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace pg {
@@ -40,6 +41,17 @@ void print_buffers(std::ostream& out, const RunResult& r)
       << " clock-sweep ticks\n";
 }
 
+void print_lock(std::ostream& out, const char* indent, const LockLine& l)
+{
+  const auto& s = l.stats;
+  char line[200];
+  std::snprintf(line, sizeof line, "%s%-*s %12llu %12llu %10llu %9llu %12.1f %12.1f\n", indent,
+                static_cast<int>(36 - std::strlen(indent)), l.name.c_str(), static_cast<unsigned long long>(s.shacq),
+                static_cast<unsigned long long>(s.exacq), static_cast<unsigned long long>(s.blk),
+                static_cast<unsigned long long>(s.spindelay), s.acquire_seconds * 1e3, s.wait_seconds * 1e3);
+  out << line;
+}
+
 void print_locks(std::ostream& out, const RunResult& r)
 {
   out << "\nLWLOCK_STATS over the measured window (acquire and wait times summed over processes):\n";
@@ -48,12 +60,11 @@ void print_locks(std::ostream& out, const RunResult& r)
                 "spindelay", "acquire ms", "wait ms");
   out << line;
   for (const auto& l : r.lwlocks) {
-    const auto& s = l.stats;
-    std::snprintf(line, sizeof line, "  %-34s %12llu %12llu %10llu %9llu %12.1f %12.1f\n", l.name.c_str(),
-                  static_cast<unsigned long long>(s.shacq), static_cast<unsigned long long>(s.exacq),
-                  static_cast<unsigned long long>(s.blk), static_cast<unsigned long long>(s.spindelay),
-                  s.acquire_seconds * 1e3, s.wait_seconds * 1e3);
-    out << line;
+    print_lock(out, "  ", l);
+    // The insertion locks' sum first, then each lock, as LWLOCK_STATS prints one line per lock:
+    // how evenly backends spread over the locks is what a NUM_XLOGINSERT_LOCKS sweep looks at.
+    if (l.name == "WALInsertLock" && r.insert_locks.size() > 1)
+      for (const auto& each : r.insert_locks) print_lock(out, "    ", each);
   }
 }
 

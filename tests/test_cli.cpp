@@ -472,6 +472,33 @@ TEST_CASE("CLI: walsim run prints a pgbench-style summary and writes its JSON at
   CHECK(dir.entries() == std::set<std::string>{"tiny.json", "result.json"});
 }
 
+TEST_CASE("CLI: the summary prints each insertion lock's LWLOCK_STATS line under their sum", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const Outcome o        = walsim({"run", path, "--set", "settings.NUM_XLOGINSERT_LOCKS=3"}, dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  // exacq is the third column: the lock's name, then shacq, then exacq.
+  const auto exacq_of = [&](const std::string& prefix) {
+    const auto at = o.out.find("\n" + prefix + " ");
+    REQUIRE(at != std::string::npos);
+    std::istringstream fields(o.out.substr(at + 1 + prefix.size()));
+    long long shacq = -1, exacq = -1;
+    fields >> shacq >> exacq;
+    return exacq;
+  };
+  const long long sum = exacq_of("  WALInsertLock");
+  CHECK(sum > 0);
+  long long each = 0;
+  for (int i = 0; i < 3; i++) each += exacq_of("    WALInsertLock " + std::to_string(i));
+  CHECK(each == sum);
+  CHECK_FALSE(contains(o.out, "WALInsertLock 3"));
+  const Outcome one = walsim({"run", path, "--set", "settings.NUM_XLOGINSERT_LOCKS=1"}, dir);
+  REQUIRE(one.status == 0);
+  CHECK_FALSE(contains(one.out, "WALInsertLock 0"));
+}
+
 TEST_CASE("CLI: tables larger than shared_buffers are read into it, and the summary says so", "[cli]")
 {
   TempDir dir;
