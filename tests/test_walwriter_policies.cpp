@@ -179,6 +179,28 @@ TEST_CASE("WAL writer: 'hibernating' wakes the writer once it hibernates (after 
   CHECK(after.flush >= lsn);
 }
 
+TEST_CASE("WAL writer: 'unflushed_page' with the 9.2-9.5 writer (XLogSetAsyncXactLSN of 9.2-16) wakes it once a "
+          "completed page is unflushed, not for commits on a page whose start is already flushed",
+          "[walwriter]")
+{
+  WalRig rig(wal_scenario(pg::WalWriterWakeup::UnflushedPage, pg::WalWriterFlush::AllWritten));
+  const Timeline tl = run_timeline(rig);
+  // A commit on the first, incomplete page: no completed page to write, no wake-up.
+  CHECK(tl.after_a.wakeups == 0);
+  CHECK(tl.after_a.flush == 0);
+  // Completed pages wake it, and its cycle writes and flushes them.
+  CHECK(tl.after_b.wakeups == 1);
+  CHECK(tl.after_b.flush == pg::page_start(tl.b));
+  CHECK(tl.after_b.write == tl.after_b.flush);
+  CHECK(tl.after_d.wakeups == 2);
+  CHECK(tl.after_d.flush == pg::page_start(tl.d));
+  // The commit at 60ms lies on the page whose start the last cycle flushed: no wake-up, and its
+  // record waits for the writer's next timed cycle.
+  CHECK(tl.after_e.wakeups == 2);
+  CHECK(tl.after_e.cycles == tl.after_d.cycles);
+  CHECK(tl.after_e.flush < tl.e);
+}
+
 TEST_CASE("WAL writer: 'unflushed_page' with the 2016 rework wakes the writer for a page it has written and will "
           "not flush yet, a cycle that writes and flushes nothing",
           "[walwriter]")
