@@ -90,7 +90,8 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
                                    {"WALBufMappingLock", server.xlog.wal_buf_mapping_lock().stats()},
                                    {"CLogControlLock", server.clog.lock().stats()},
                                    {"ProcArrayLock", server.procarray.lock().stats()},
-                                   {"XidGenLock", server.procarray.xidgen_lock().stats()}};
+                                   {"XidGenLock", server.procarray.xidgen_lock().stats()},
+                                   {"info_lck", server.xlog.info_lck_stats()}};
   for (const Relation* rel : {&server.tables.branches, &server.tables.tellers, &server.tables.accounts,
                               &server.tables.history, &server.tables.bulk}) {
     const auto st = rel->content_lock_stats();

@@ -10,10 +10,10 @@
 #include "models/scenario.hpp"
 #include "models/types.hpp"
 #include "models/wait_event.hpp"
-#include "sim/cacheline.hpp"
 #include "sim/latch.hpp"
 #include "sim/lwlock.hpp"
 #include "sim/nvme.hpp"
+#include "sim/spinlock.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -83,8 +83,9 @@ public:
   std::vector<sim::LWLock>& insert_locks() { return insert_locks_; }
   sim::LWLock& wal_write_lock() { return WALWriteLock_; }
   sim::LWLock& wal_buf_mapping_lock() { return WALBufMappingLock_; }
-  /// Seconds spent holding insertpos_lck's line (waits included), and acquisitions.
-  const sim::LWLockStats& insertpos_stats() const { return insertpos_stats_; }
+  /// Acquisitions of XLogCtl's spinlocks and the time spent waiting for them.
+  const sim::LWLockStats& insertpos_stats() const { return insertpos_lck_.stats(); }
+  const sim::LWLockStats& info_lck_stats() const { return info_lck_.stats(); }
   void reset_stats();
 
   /// Checks flushed <= written <= inserted; throws std::logic_error when violated.
@@ -103,6 +104,7 @@ private:
   XLogRecPtr WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto);
   void XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexible);
   void issue_xlog_fsync(Backend& me);
+  void spin(sim::Spinlock& lock, Backend& me);
   void read_shared_result(Backend& me);
   bool XLogBackgroundFlushAllWritten(Backend& me);
   bool XLogBackgroundFlushDelayed(Backend& me);
@@ -116,13 +118,12 @@ private:
   const double wal_buffer_pages_;
 
   // Insertion: XLogCtlInsert.
-  sim::CacheLine insertpos_lck_;
-  sim::LWLockStats insertpos_stats_;
+  sim::Spinlock insertpos_lck_;
   std::uint64_t CurrBytePos_ = 0;
   std::vector<sim::LWLock> insert_locks_;
 
   // XLogCtl fields under info_lck.
-  sim::CacheLine info_lck_;
+  sim::Spinlock info_lck_;
   XLogRecPtr LogwrtRqstWrite_ = InvalidXLogRecPtr;
   XLogwrtResult shared_result_;
   XLogRecPtr asyncXactLSN_     = InvalidXLogRecPtr;

@@ -23,7 +23,7 @@ double now()
 XLogRecPtr Xlog::WaitXLogInsertionsToFinish(Backend& me, XLogRecPtr upto)
 {
   const double start = me.proc.local_time();
-  insertpos_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(insertpos_lck_, me);
   const XLogRecPtr reservedUpto = insert_lsn();
   upto                          = std::min(upto, reservedUpto);
   XLogRecPtr finishedUpto       = reservedUpto;
@@ -103,7 +103,7 @@ void Xlog::XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexi
     issue_xlog_fsync(me);
     me.LogwrtResult.Flush = me.LogwrtResult.Write;
   }
-  info_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(info_lck_, me);
   shared_result_.Write = std::max(shared_result_.Write, me.LogwrtResult.Write);
   shared_result_.Flush = std::max(shared_result_.Flush, me.LogwrtResult.Flush);
   LogwrtRqstWrite_     = std::max(LogwrtRqstWrite_, me.LogwrtResult.Write);
@@ -145,13 +145,13 @@ bool Xlog::XLogNeedsFlush(Backend& me, XLogRecPtr record)
 
 void Xlog::SetWalWriterSleeping(Backend& me, bool sleeping)
 {
-  info_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(info_lck_, me);
   WalWriterSleeping_ = sleeping;
 }
 
 void Xlog::XLogSetAsyncXactLSN(Backend& me, XLogRecPtr asyncXactLSN)
 {
-  info_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(info_lck_, me);
   me.LogwrtResult     = shared_result_;
   const bool sleeping = WalWriterSleeping_;
   asyncXactLSN_       = std::max(asyncXactLSN_, asyncXactLSN);

@@ -44,7 +44,8 @@ XLogRecPtr XLogBytePosToEndRecPtr(std::uint64_t bytepos)
 
 Xlog::Xlog(const Scenario& scenario, const WaitEvents& events, sim::Nvme& device)
     : scenario_(scenario), costs_(scenario.costs), ev_(events), device_(device),
-      wal_buffer_pages_(wal_buffer_pages(scenario.settings)),
+      wal_buffer_pages_(wal_buffer_pages(scenario.settings)), insertpos_lck_(scenario.policies.lwlock.spin_delay_after),
+      info_lck_(scenario.policies.lwlock.spin_delay_after),
       WALWriteLock_("WALWriteLock", events.WALWriteLock, scenario.policies.lwlock),
       WALBufMappingLock_("WALBufMappingLock", events.WALBufMapping, scenario.policies.lwlock)
 {
@@ -79,7 +80,7 @@ XLogRecPtr Xlog::XLogInsertRecord(Backend& me, const XLogRecordData& rec)
 
   // Crossing a page boundary advances the global write request to include the new page(s).
   if (StartPos / XLOG_BLCKSZ != EndPos / XLOG_BLCKSZ) {
-    info_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+    spin(info_lck_, me);
     LogwrtRqstWrite_ = std::max(LogwrtRqstWrite_, EndPos);
     me.LogwrtResult  = shared_result_;
   }
@@ -108,10 +109,7 @@ void Xlog::WALInsertLockRelease(Backend& me)
 
 void Xlog::ReserveXLogInsertLocation(Backend& me, std::uint64_t size, XLogRecPtr* start, XLogRecPtr* end)
 {
-  const double waited = insertpos_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
-  insertpos_stats_.exacq++;
-  insertpos_stats_.acquire_seconds += waited;
-  if (waited > scenario_.policies.lwlock.spin_delay_after) insertpos_stats_.spindelay++;
+  spin(insertpos_lck_, me);
   const std::uint64_t startbytepos = CurrBytePos_;
   CurrBytePos_ += size;
   *start = XLogBytePosToRecPtr(startbytepos);
@@ -207,15 +205,21 @@ void Xlog::AdvanceXLInsertBufferOpportunistic(Backend& me)
 
 XLogRecPtr Xlog::start_checkpoint(Backend& me)
 {
-  insertpos_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(insertpos_lck_, me);
   redo_ptr_   = insert_lsn();
   redo_valid_ = true;
   return redo_ptr_;
 }
 
+// A short section under one of XLogCtl's spinlocks.
+void Xlog::spin(sim::Spinlock& lock, Backend& me)
+{
+  lock.run(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+}
+
 void Xlog::read_shared_result(Backend& me)
 {
-  info_lck_.rmw(me.proc, me.proc.seconds_for(costs_.spinlock_section));
+  spin(info_lck_, me);
   me.LogwrtResult = shared_result_;
 }
 
@@ -230,7 +234,8 @@ void Xlog::check_invariants() const
 void Xlog::reset_stats()
 {
   stats_.reset();
-  insertpos_stats_ = sim::LWLockStats();
+  insertpos_lck_.reset_stats();
+  info_lck_.reset_stats();
   for (auto& l : insert_locks_) l.stats() = sim::LWLockStats();
   WALWriteLock_.stats()      = sim::LWLockStats();
   WALBufMappingLock_.stats() = sim::LWLockStats();

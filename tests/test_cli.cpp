@@ -499,6 +499,34 @@ TEST_CASE("CLI: the summary prints each insertion lock's LWLOCK_STATS line under
   CHECK_FALSE(contains(one.out, "WALInsertLock 0"));
 }
 
+TEST_CASE("CLI: XLogCtl's spinlocks are counted where xlog.c takes them", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const std::string out  = dir / "r.json";
+  const Outcome o        = walsim({"run", path, "--set", "settings.synchronous_commit=off", "--set",
+                                   "run.checkpoint_at_start=false", "--json", out, "-q"},
+                                  dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const auto result = nlohmann::json::parse(read_file(out));
+  const auto stats  = [&](const std::string& name) {
+    for (const auto& l : result["lwlock_stats"])
+      if (l["name"] == name) return l;
+    FAIL("no LWLOCK_STATS line for " << name);
+    return nlohmann::json();
+  };
+  REQUIRE(result["checkpoints"] == 0);
+  // insertpos_lck: once per record (ReserveXLogInsertLocation) and once per
+  // WaitXLogInsertionsToFinish call.
+  CHECK(stats("insertpos_lck")["exacq"].get<long long>() ==
+        result["pg_stat_wal"]["wal_records"].get<long long>() +
+            result["wal_wait_for_insert_to_finish_calls"].get<long long>());
+  // info_lck: at least once per asynchronous commit (XLogSetAsyncXactLSN).
+  CHECK(stats("info_lck")["exacq"].get<long long>() >= result["pgbench"]["transactions"].get<long long>());
+  CHECK(contains(o.out, "\n  info_lck "));
+}
+
 TEST_CASE("CLI: tables larger than shared_buffers are read into it, and the summary says so", "[cli]")
 {
   TempDir dir;
