@@ -62,31 +62,8 @@ int run_command(const std::vector<std::string>& args)
       "pgbench -P: a progress line every so many simulated seconds, with the wall time so far and an ETA, e.g. 5s")(
       "quiet,q", "no progress or timing lines on stderr")("sg-cfg", po::value<std::vector<std::string>>()->composing(),
                                                           "pass a --cfg=... option to SimGrid (expert)");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::string>());
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "walsim run: " << e.what() << "\n" << kRunUsage << "Run \"walsim run --help\" for the options.\n";
-    return kBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << kRunUsage << "\n" << desc;
-    return kOk;
-  }
-  if (!vm.count("scenario")) {
-    std::cerr << "walsim run: no scenario file given\n" << kRunUsage;
-    return kBadInput;
-  }
-  scenario_args.file = vm["scenario"].as<std::string>();
-  scenario_args.collect(vm);
+  if (const auto done = parse_scenario_command("run", kRunUsage, desc, args, scenario_args, vm)) return *done;
   if (vm.count("progress")) scenario_args.sets.push_back("pgbench.progress=" + vm["progress"].as<std::string>());
   const bool quiet = vm.count("quiet") > 0;
 
@@ -121,22 +98,8 @@ int run_command(const std::vector<std::string>& args)
   if (scenario.run.workload == "seqscan")
     return run_scan_command(scenario, options.simgrid_args, json_path, vm.count("reproducible") > 0, quiet);
   pg::RunResult result;
-  try {
-    result = pg::run_scenario(scenario, options);
-  } catch (const std::runtime_error& e) {
-    // Raised by the model for a configuration PostgreSQL would fail on too (every buffer pinned).
-    std::cerr << "walsim: run failed: " << e.what() << "\n";
-    return kFailed;
-  } catch (const sim::EngineOptionError& e) {
-    std::cerr << "walsim: --sg-cfg: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::logic_error& e) {
-    std::cerr << "walsim: internal error: " << e.what() << "\n";
-    return kInternalError;
-  } catch (const std::exception& e) { // out of memory, for one
-    std::cerr << "walsim: run failed: " << e.what() << "\n";
-    return kFailed;
-  }
+  if (const int status = run_simulation([&] { result = pg::run_scenario(scenario, options); }); status != kOk)
+    return status;
   pg::print_summary(std::cout, result);
   if (!quiet)
     std::fprintf(stderr,

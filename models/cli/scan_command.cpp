@@ -16,22 +16,8 @@ int run_scan_command(const pg::Scenario& scenario, const std::vector<std::string
                      const std::string& json_path, bool reproducible, bool quiet)
 {
   pg::ScanRunResult result;
-  try {
-    result = pg::run_scan_scenario(scenario, simgrid_args);
-  } catch (const std::runtime_error& e) {
-    // Raised by the model for a machine that cannot run the scan (every buffer pinned...).
-    std::cerr << "walsim: " << e.what() << "\n";
-    return kFailed;
-  } catch (const sim::EngineOptionError& e) {
-    std::cerr << "walsim: --sg-cfg: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::logic_error& e) {
-    std::cerr << "walsim: internal error: " << e.what() << "\n";
-    return kInternalError;
-  } catch (const std::exception& e) { // out of memory, for one
-    std::cerr << "walsim: run failed: " << e.what() << "\n";
-    return kFailed;
-  }
+  if (const int status = run_simulation([&] { result = pg::run_scan_scenario(scenario, simgrid_args); }); status != kOk)
+    return status;
   pg::print_scan_summary(std::cout, result);
   if (!quiet)
     std::fprintf(stderr, "walsim: simulated %zu passes in %.2f s of wall time, peak memory %ld MB\n",

@@ -1,6 +1,8 @@
 /* Loading a scenario from the command line. */
 #include "models/cli/scenario_args.hpp"
 
+#include "models/cli/cli.hpp"
+
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -64,6 +66,43 @@ sim::config::Document ScenarioArgs::document() const
 pg::Scenario ScenarioArgs::load() const
 {
   return pg::read_scenario(document());
+}
+
+void store_scenario_command(const std::vector<std::string>& argv, const po::options_description& desc,
+                            po::variables_map& vm)
+{
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value<std::string>());
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::store(po::command_line_parser(argv).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+}
+
+std::optional<int> parse_scenario_command(const std::string& command, const std::string& usage,
+                                          po::options_description& desc, const std::vector<std::string>& argv,
+                                          ScenarioArgs& args, po::variables_map& vm)
+{
+  try {
+    store_scenario_command(argv, desc, vm);
+  } catch (const po::error& e) {
+    std::cerr << "walsim " << command << ": " << e.what() << "\n"
+              << usage << "Run \"walsim " << command << " --help\" for the options.\n";
+    return kBadInput;
+  }
+  if (vm.count("help")) {
+    std::cout << usage << "\n" << desc;
+    return kOk;
+  }
+  if (!vm.count("scenario")) {
+    std::cerr << "walsim " << command << ": no scenario file given\n" << usage;
+    return kBadInput;
+  }
+  args.file = vm["scenario"].as<std::string>();
+  args.collect(vm);
+  return std::nullopt;
 }
 
 void print_config_error(const std::exception& e)

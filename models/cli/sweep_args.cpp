@@ -1,6 +1,8 @@
 /* Options of sweep and compare. */
 #include "models/cli/sweep_args.hpp"
 
+#include "models/cli/scenario_args.hpp"
+
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -29,15 +31,8 @@ void add_sweep_options(po::options_description& desc, int default_repeat)
 bool parse_sweep_args(const std::string& who, const std::vector<std::string>& args, const po::options_description& desc,
                       po::variables_map& vm)
 {
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::string>());
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
   try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    store_scenario_command(args, desc, vm);
   } catch (const po::error& e) {
     std::cerr << who << ": " << e.what() << "\nRun \"" << who << " --help\" for the options.\n";
     return false;

@@ -19,30 +19,8 @@ int validate_command(const std::vector<std::string>& args)
   po::options_description desc("validate options");
   scenario_args.add_options(desc);
   desc.add_options()("help,h", "this help")("resolved", "print the effective scenario, every default filled in");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::string>());
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "walsim validate: " << e.what() << "\n" << usage;
-    return kBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << usage << "\n" << desc;
-    return kOk;
-  }
-  if (!vm.count("scenario")) {
-    std::cerr << "walsim validate: no scenario file given\n" << usage;
-    return kBadInput;
-  }
-  scenario_args.file = vm["scenario"].as<std::string>();
-  scenario_args.collect(vm);
+  if (const auto done = parse_scenario_command("validate", usage, desc, args, scenario_args, vm)) return *done;
   try {
     const pg::Scenario s = scenario_args.load();
     if (vm.count("resolved"))
