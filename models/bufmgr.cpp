@@ -42,6 +42,8 @@ bool Heapam::needs_image(const HeapPage& page) const
 
 void Heapam::MarkBufferDirtyHint(Backend& me, Relation& rel, HeapPage& page)
 {
+  // The unlocked test of BM_DIRTY | BM_JUST_DIRTIED on the state word, which every pin rewrites.
+  page.header.read(me.proc);
   if (page.dirty) return;
   if (scenario_.settings.wal_log_hints && rel.permanent() && needs_image(page)) {
     // XLogSaveBufferForHint: a record carrying only the page's image.

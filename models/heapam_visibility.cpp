@@ -20,13 +20,16 @@ void Heapam::SetHintBits(Backend& me, Relation& rel, HeapPage& page, TupleVersio
                          TransactionId xid)
 {
   const HintBitRule rule = scenario_.policies.hint_bits;
-  if (xid != InvalidTransactionId && rule != HintBitRule::Always && rel.permanent()) {
+  if (xid != InvalidTransactionId && rule != HintBitRule::Always) {
     const XLogRecPtr commitLSN = TransactionIdGetCommitLSN(me, clog_, xid);
-    if (xlog_.XLogNeedsFlush(me, commitLSN) && (rule == HintBitRule::Flushed || page.lsn < commitLSN)) {
+    // BufferIsPermanent reads the buffer header's state word, which every pin rewrites.
+    page.header.read(me.proc);
+    if (rel.permanent() && xlog_.XLogNeedsFlush(me, commitLSN) &&
+        (rule == HintBitRule::Flushed || page.lsn < commitLSN)) {
       hint_stats_.refused++;
       return;
     }
-    if (scenario_.run.check_invariants && commitLSN > xlog_.flushed_lsn() &&
+    if (scenario_.run.check_invariants && rel.permanent() && commitLSN > xlog_.flushed_lsn() &&
         (rule == HintBitRule::Flushed || page.lsn < commitLSN))
       throw std::logic_error("hint bit set on " + rel.name() + " while commit " + std::to_string(commitLSN) +
                              " is unflushed and the page LSN is behind it");
