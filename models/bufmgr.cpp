@@ -54,4 +54,12 @@ void Heapam::MarkBufferDirtyHint(Backend& me, Relation& rel, HeapPage& page)
   hint_stats_.dirtied_page++;
 }
 
+// With wal_log_hints a hint may be WAL-logged while only a share lock protects the page, so the
+// LSN is read under the buffer header's spinlock (LockBufHdr); otherwise a plain read.
+XLogRecPtr Heapam::BufferGetLSNAtomic(Backend& me, HeapPage& page)
+{
+  if (scenario_.settings.wal_log_hints) page.header.rmw(me.proc);
+  return page.lsn;
+}
+
 } // namespace pg

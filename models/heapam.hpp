@@ -79,6 +79,7 @@ private:
   void ReleaseBuffer(Backend& me, HeapPage& page, const HeapPage* held);
   void MarkBufferDirty(HeapPage& page) { page.dirty = true; }
   void MarkBufferDirtyHint(Backend& me, Relation& rel, HeapPage& page);
+  XLogRecPtr BufferGetLSNAtomic(Backend& me, HeapPage& page);
   /// Inserts a WAL record about `pages` (one or two) of rel, adding a full-page image of each
   /// page whose LSN is not past the last checkpoint's redo pointer; sets their LSN.
   XLogRecPtr log_heap_change(Backend& me, double main_bytes, HeapPage* p1, HeapPage* p2 = nullptr);

@@ -25,7 +25,7 @@ void Heapam::SetHintBits(Backend& me, Relation& rel, HeapPage& page, TupleVersio
     // BufferIsPermanent reads the buffer header's state word, which every pin rewrites.
     page.header.read(me.proc);
     if (rel.permanent() && xlog_.XLogNeedsFlush(me, commitLSN) &&
-        (rule == HintBitRule::Flushed || page.lsn < commitLSN)) {
+        (rule == HintBitRule::Flushed || BufferGetLSNAtomic(me, page) < commitLSN)) {
       hint_stats_.refused++;
       return;
     }

@@ -126,9 +126,11 @@ struct Decisions {
   std::uint64_t refused   = 0;
 };
 
-Decisions decide(pg::HintBitRule rule)
+Decisions decide(pg::HintBitRule rule, bool wal_log_hints = false)
 {
-  HintRig rig(hint_scenario(rule));
+  pg::Scenario s           = hint_scenario(rule);
+  s.settings.wal_log_hints = wal_log_hints;
+  HintRig rig(s);
   Decisions d;
   rig.run([&]() {
     rig.clog.ExtendCLOG(rig.backend, pg::FirstNormalTransactionId);
@@ -201,4 +203,16 @@ TEST_CASE("SetHintBits 'flushed_or_page_lsn': an unlogged table never waits for 
   const Decisions d = decide(pg::HintBitRule::FlushedOrPageLsn);
   CHECK(d.unlogged_unflushed);
   CHECK(d.abort_unflushed);
+}
+
+// With wal_log_hints the page LSN is read under the buffer header's spinlock (BufferGetLSNAtomic):
+// a cost, not a different decision.
+TEST_CASE("SetHintBits 'flushed_or_page_lsn' with wal_log_hints decides as without it", "[hint_bits]")
+{
+  const Decisions d = decide(pg::HintBitRule::FlushedOrPageLsn, true);
+  CHECK_FALSE(d.behind_unflushed);
+  CHECK(d.ahead_unflushed);
+  CHECK(d.at_unflushed);
+  CHECK(d.behind_flushed);
+  CHECK(d.refused == 1);
 }
