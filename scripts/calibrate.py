@@ -33,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 
+from walsim_repro.fitting import gauss_newton_step, line_search, relative_error
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3}
 
@@ -67,27 +69,8 @@ class Walsim:
             return json.load(open(out.name))
 
 
-def solve_linear(a, b):
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        if abs(m[col][col]) < 1e-15:
-            raise ZeroDivisionError("the fitted keys do not move the targets (singular Jacobian)")
-        for r in range(col + 1, n):
-            f = m[r][col] / m[col][col]
-            for c in range(col, n + 1):
-                m[r][c] -= f * m[col][c]
-    x = [0.0] * n
-    for r in reversed(range(n)):
-        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
-    return x
-
-
 def gauss_newton(f, x, x2, want, steps=8, tol=0.003):
     """x >= 0 minimising the squared relative errors of f(x) against want."""
-    err = lambda y: sum((yi / wi - 1) ** 2 for yi, wi in zip(y, want))
     y = f(x)
     for _ in range(steps):
         if max(abs(yi / wi - 1) for yi, wi in zip(y, want)) <= tol:
@@ -98,19 +81,9 @@ def gauss_newton(f, x, x2, want, steps=8, tol=0.003):
             xj[j] = x2[j] if x2[j] != x[j] else x[j] * 1.2 + 1e-3
             yj = f(xj)
             jac.append([(yj[i] - y[i]) / (xj[j] - x[j]) / want[i] for i in range(len(y))])
-        resid = [1 - yi / wi for yi, wi in zip(y, want)]
-        normal = [[sum(jac[a][i] * jac[b][i] for i in range(len(y))) for b in range(len(x))]
-                  for a in range(len(x))]
-        step = solve_linear(normal, [sum(jac[a][i] * resid[i] for i in range(len(y))) for a in range(len(x))])
-        t = 1.0
-        while True:
-            cand = [max(1e-6, xi + t * si) for xi, si in zip(x, step)]
-            yc = f(cand)
-            if err(yc) < err(y) or t < 0.1:
-                break
-            t /= 2
+        cand, yc = line_search(f, x, y, gauss_newton_step(jac, y, want), want, 1e-6)
         x2 = x
-        if err(yc) >= err(y):
+        if relative_error(yc, want) >= relative_error(y, want):
             break
         x, y = cand, yc
     return x, y

@@ -39,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 
+from walsim_repro.fitting import gauss_newton_step, line_search, relative_error
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "scenarios", "local-pg15-tpcb.json")
 PROFILE = os.path.join(ROOT, "scenarios", "hardware", "local-2core.json")
@@ -122,29 +124,9 @@ def secant(f, x0, x1, target, tol=0.005, steps=8):
     return x1
 
 
-def solve_linear(a, b):
-    """Gaussian elimination with partial pivoting (small dense systems)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        if abs(m[col][col]) < 1e-12:
-            raise ZeroDivisionError("singular Jacobian")
-        for r in range(col + 1, n):
-            f = m[r][col] / m[col][col]
-            for c in range(col, n + 1):
-                m[r][c] -= f * m[col][c]
-    x = [0.0] * n
-    for r in reversed(range(n)):
-        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
-    return x
-
-
 def gauss_newton(f, x, want, tol=0.002, steps=8, h=2.0):
     """x >= 0 minimising the sum of squared relative errors of f(x) against want: Gauss-Newton
     with a finite-difference Jacobian, halving steps that do not reduce the error."""
-    err = lambda y: sum((yi / wi - 1) ** 2 for yi, wi in zip(y, want))
     y = f(x)
     for _ in range(steps):
         jac = []  # jac[j][i] = d(y_i / want_i) / d x_j
@@ -153,18 +135,8 @@ def gauss_newton(f, x, want, tol=0.002, steps=8, h=2.0):
             xj[j] += h
             yj = f(xj)
             jac.append([(yj[i] - y[i]) / h / want[i] for i in range(len(y))])
-        resid = [1 - yi / wi for yi, wi in zip(y, want)]
-        normal = [[sum(jac[a][i] * jac[b][i] for i in range(len(y))) for b in range(len(x))]
-                  for a in range(len(x))]
-        step = solve_linear(normal, [sum(jac[a][i] * resid[i] for i in range(len(y))) for a in range(len(x))])
-        t = 1.0
-        while True:
-            cand = [max(0.0, xi + t * si) for xi, si in zip(x, step)]
-            yc = f(cand)
-            if err(yc) < err(y) or t < 0.1:
-                break
-            t /= 2
-        improved = err(y) - err(yc)
+        cand, yc = line_search(f, x, y, gauss_newton_step(jac, y, want), want, 0.0)
+        improved = relative_error(y, want) - relative_error(yc, want)
         x, y = (cand, yc) if improved > 0 else (x, y)
         if improved < tol * tol:
             break

@@ -9,4 +9,5 @@ Standard library only. The parts:
   report       results/<experiment>.csv and results/REPORT.md
   plots        simulated-against-published charts through gnuplot
   experiments  one module per experiment
+  fitting      the numerics scripts/calibrate.py and calibrate_local.py share
 """

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The numerics the calibration scripts share (scripts/walsim_repro/fitting.py), and that both
+scripts still load with them."""
+
+import importlib.util
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from walsim_repro import fitting  # noqa: E402
+
+
+class SolveLinear(unittest.TestCase):
+    def test_needs_a_row_swap(self):
+        x = fitting.solve_linear([[0.0, 2.0], [3.0, 1.0]], [4.0, 5.0])
+        self.assertAlmostEqual(x[0], 1.0)
+        self.assertAlmostEqual(x[1], 2.0)
+
+    def test_singular_is_refused(self):
+        with self.assertRaises(ZeroDivisionError):
+            fitting.solve_linear([[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0])
+
+
+class GaussNewton(unittest.TestCase):
+    def test_a_linear_model_is_fitted_in_one_step(self):
+        want = [10.0, 20.0]
+        f = lambda x: [2 * x[0] + x[1], x[0] + 3 * x[1]]  # noqa: E731
+        x = [1.0, 1.0]
+        # d(y_i / want_i) / d x_j, exact for a linear model.
+        jac = [[2 / 10, 1 / 20], [1 / 10, 3 / 20]]
+        cand, yc = fitting.line_search(f, x, f(x), fitting.gauss_newton_step(jac, f(x), want), want, 0.0)
+        self.assertLess(fitting.relative_error(yc, want), 1e-20)
+        self.assertAlmostEqual(cand[0], 2.0)
+        self.assertAlmostEqual(cand[1], 6.0)
+
+    def test_a_step_that_only_worsens_is_halved_down_to_a_sixteenth(self):
+        want = [1.0]
+        f = lambda x: [x[0] ** 2]  # noqa: E731
+        cand, _ = fitting.line_search(f, [1.5], f([1.5]), [3.0], want, 0.0)
+        self.assertAlmostEqual(cand[0], 1.5 + 3.0 / 16)
+
+    def test_no_value_falls_below_the_floor(self):
+        want = [1.0]
+        f = lambda x: [x[0] ** 2]  # noqa: E731
+        cand, _ = fitting.line_search(f, [2.0], f([2.0]), [-3.0], want, 0.25)
+        self.assertEqual(cand, [0.25])
+
+
+class Scripts(unittest.TestCase):
+    def test_both_calibration_scripts_load(self):
+        for name in ("calibrate", "calibrate_local"):
+            spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", name + ".py"))
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self.assertTrue(callable(module.gauss_newton))
+
+
+if __name__ == "__main__":
+    unittest.main()
