@@ -216,3 +216,47 @@ TEST_CASE("SetHintBits 'flushed_or_page_lsn' with wal_log_hints decides as witho
   CHECK(d.behind_flushed);
   CHECK(d.refused == 1);
 }
+
+// BufferIsPermanent and MarkBufferDirtyHint read the buffer header's state word, which pins
+// rewrite: on a page another core has just pinned that read is a line transfer, on a page nobody
+// else touched it is not.
+double hint_seconds_after_a_pin_elsewhere(pg::HintBitRule rule)
+{
+  pg::Scenario s            = hint_scenario(rule);
+  s.hardware.cpu.line_local = s.hardware.cpu.line_remote = 1e-6;
+  HintRig rig(s);
+  pg::Backend other("other", 1, rig.cpu, sim::Rng(2, 0));
+  rig.simulation.spawn("other", [&]() {
+    other.proc.flush(); // on a CPU first: a process starts off one
+    rig.logged.page(0).header.rmw(other.proc);
+    other.proc.work(5e6); // 5 ms: keeps its core, so the backend runs on the other one
+    other.proc.exit();
+  });
+  double untouched = -1, pinned_elsewhere = -1;
+  rig.run([&]() {
+    rig.backend.proc.block_until(1e-3, sim::kCpu);
+    rig.clog.ExtendCLOG(rig.backend, pg::FirstNormalTransactionId);
+    const pg::XLogRecPtr commit = rig.commit(kXid);
+    double t                    = rig.backend.proc.local_time();
+    rig.hint_xmin(rig.logged, 1, commit - 1, kXid);
+    untouched = rig.backend.proc.local_time() - t;
+    t         = rig.backend.proc.local_time();
+    rig.hint_xmin(rig.logged, 0, commit - 1, kXid);
+    pinned_elsewhere = rig.backend.proc.local_time() - t;
+  });
+  CHECK(untouched == Approx(0).margin(1e-12));
+  return pinned_elsewhere;
+}
+
+TEST_CASE("SetHintBits: a hint refused on a page another core pinned pays the buffer header's line transfer",
+          "[hint_bits]")
+{
+  CHECK(hint_seconds_after_a_pin_elsewhere(pg::HintBitRule::Flushed) == Approx(1e-6));
+}
+
+TEST_CASE("SetHintBits 'always': setting a hint on a page another core pinned reads the buffer header, then "
+          "takes it to mark the page dirty",
+          "[hint_bits]")
+{
+  CHECK(hint_seconds_after_a_pin_elsewhere(pg::HintBitRule::Always) == Approx(2e-6));
+}
