@@ -41,6 +41,28 @@ void print_buffers(std::ostream& out, const RunResult& r)
       << " clock-sweep ticks\n";
 }
 
+// pg_stat_slru's Xact row, then where the transaction status lookups came from and what became of
+// the hint bits they were for: the figures behind every hint-bit experiment.
+void print_clog(std::ostream& out, const RunResult& r)
+{
+  const SlruStats& c  = r.slru;
+  const double txn    = r.transactions > 0 ? static_cast<double>(r.transactions) : 1.0;
+  const auto by_asker = [&](XidAsker a) { return c.lookups_by[static_cast<std::size_t>(a)] / txn; };
+  out << "pg_stat_slru (Xact): blks_zeroed=" << c.blks_zeroed << " blks_hit=" << c.blks_hit
+      << " blks_read=" << c.blks_read << " blks_written=" << c.blks_written << "\n"
+      << "transaction status per transaction: " << fmt("%.1f", c.fetches / txn) << " fetches, "
+      << fmt("%.1f", c.cache_hits / txn) << " from the fetch cache; pg_xact lookups from HeapTupleSatisfiesMVCC "
+      << fmt("%.1f", by_asker(XidAsker::SatisfiesMVCC)) << ", HeapTupleSatisfiesUpdate "
+      << fmt("%.1f", by_asker(XidAsker::SatisfiesUpdate)) << ", HeapTupleSatisfiesVacuum "
+      << fmt("%.1f", by_asker(XidAsker::SatisfiesVacuum)) << "\n"
+      << "hint bits per transaction: " << fmt("%.1f", r.hints.set / txn) << " set, "
+      << fmt("%.1f", r.hints.refused / txn) << " refused (commit record not yet flushed), "
+      << fmt("%.2f", r.hints.dirtied_page / txn) << " pages dirtied by a hint\n";
+  if (c.group_updates > 0)
+    out << "CLOG group status update: " << c.group_updates << " leaders set " << c.group_members
+        << " statuses for other backends\n";
+}
+
 void print_lock(std::ostream& out, const char* indent, const LockLine& l)
 {
   const auto& s = l.stats;
@@ -110,6 +132,7 @@ void print_summary(std::ostream& out, const RunResult& r)
   out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
       << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
       << w.wait_for_insertions_calls << " calls)\n";
+  print_clog(out, r);
   print_buffers(out, r);
   print_locks(out, r);
 

@@ -499,6 +499,33 @@ TEST_CASE("CLI: the summary prints each insertion lock's LWLOCK_STATS line under
   CHECK_FALSE(contains(one.out, "WALInsertLock 0"));
 }
 
+TEST_CASE("CLI: the summary prints pg_stat_slru and the hint bits, refused only while commits wait for the WAL "
+          "writer",
+          "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const auto refused     = [&](const std::string& mode) {
+    const Outcome o = walsim({"run", path, "--set", "settings.synchronous_commit=" + mode, "-q"}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    CHECK(contains(o.out, "\npg_stat_slru (Xact): blks_zeroed="));
+    CHECK(contains(o.out, "\ntransaction status per transaction: "));
+    const std::string tag = "\nhint bits per transaction: ";
+    const auto at         = o.out.find(tag);
+    REQUIRE(at != std::string::npos);
+    std::istringstream fields(o.out.substr(at + tag.size()));
+    double set = -1, per_txn_refused = -1;
+    std::string word;
+    fields >> set >> word >> per_txn_refused;
+    CHECK(set > 0);
+    return per_txn_refused;
+  };
+  // A synchronous commit is flushed before its status reaches pg_xact: no hint ever waits.
+  CHECK(refused("on") == 0);
+  CHECK(refused("off") > 0);
+}
+
 TEST_CASE("CLI: XLogCtl's spinlocks are counted where xlog.c takes them", "[cli]")
 {
   TempDir dir;
