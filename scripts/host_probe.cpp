@@ -15,6 +15,15 @@
  *                             there (spinner out, ping-pong process in, and back);
  *   fdatasync_cpu             8 kB pwrite + fdatasync on a file in --dir: the caller's own CPU
  *                             time per call (getrusage; the pwrite's microsecond included);
+ *   busy_io_delay             the same pwrite + fdatasync with nothing else running and while
+ *                             lowest-priority spinners keep every CPU busy (alternating, five
+ *                             rounds each): half the rise in its mean wall time per call
+ *                             (an fdatasync is two device requests, the data write and the
+ *                             cache flush), less a context_switch and a busy_wakeup_cpu for each
+ *                             request's completion waking the caller onto a busy CPU, which the
+ *                             model charges apart. In a VM the host serves the virtual device on
+ *                             the physical CPUs that run the vCPUs, so an I/O completes later
+ *                             when they are all busy;
  *   pread(_per_kB),           read() and write() of 8 kB and of 1 kB at random page offsets of
  *   pwrite(_per_kB)           a 64 MB file in --dir that the page cache holds: the two sizes
  *                             split each call into a fixed part and a copy per kB, as the model
@@ -57,6 +66,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace po = boost::program_options;
@@ -242,7 +252,7 @@ public:
   }
 
 private:
-  static constexpr std::size_t kMax = 2;
+  static constexpr std::size_t kMax = CPU_SETSIZE;
   struct Shared {
     std::array<std::atomic<long long>, kMax> turns{};
     std::atomic<bool> stop{false};
@@ -281,11 +291,20 @@ double busy_half_trip_cpu(int cpu_a, int cpu_b, int n)
 }
 
 struct SyncCosts {
-  double latency    = 0;
+  double latency    = 0; // mean wall time per call
   double own_cpu    = 0;
   double system_cpu = 0;
-  double switches   = 0; // context switches system-wide, per call
+  double switches   = 0;     // context switches system-wide, per call
+  std::vector<double> calls; // wall time of each call
 };
+
+double median(std::vector<double> v)
+{
+  if (v.empty()) return 0;
+  const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), middle, v.end());
+  return *middle;
+}
 
 // One process overwriting a preallocated 8 kB block and syncing it, as a WAL flush of one page.
 SyncCosts fdatasync_costs(const std::string& dir, int n)
@@ -298,10 +317,13 @@ SyncCosts fdatasync_costs(const std::string& dir, int n)
   must(fsync(fd) == 0, "fsync");
   const SystemTicks s0 = system_ticks();
   const double cpu0    = cpu_seconds(RUSAGE_SELF);
-  const double t0      = wall_now();
-  for (int i = 0; i < n; i++) {
+  std::vector<double> calls(static_cast<std::size_t>(n));
+  const double t0 = wall_now();
+  for (auto& call : calls) {
+    const double c0 = wall_now();
     must(pwrite(fd, page.data(), page.size(), 0) == static_cast<ssize_t>(page.size()), "pwrite");
     must(fdatasync(fd) == 0, "fdatasync");
+    call = wall_now() - c0;
   }
   const double elapsed = wall_now() - t0;
   const double own     = cpu_seconds(RUSAGE_SELF) - cpu0;
@@ -310,7 +332,34 @@ SyncCosts fdatasync_costs(const std::string& dir, int n)
   unlink(path.c_str());
   const double cpus      = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
   const double busy_frac = static_cast<double>(s1.busy - s0.busy) / static_cast<double>(s1.total - s0.total);
-  return {elapsed / n, own / n, busy_frac * cpus * elapsed / n, static_cast<double>(s1.switches - s0.switches) / n};
+  return {elapsed / n, own / n, busy_frac * cpus * elapsed / n, static_cast<double>(s1.switches - s0.switches) / n,
+          std::move(calls)};
+}
+
+struct BusySync {
+  double idle_mean = 0, idle_median = 0, busy_mean = 0, busy_median = 0; // wall time per call
+};
+
+// pwrite + fdatasync as above with nothing else running and with a lowest-priority spinner on each
+// of these CPUs, so that every device request completes while all of them are busy. The two
+// alternate in rounds: on a shared host the device's latency drifts by tens of percent within
+// seconds, and alternating puts the same drift into both.
+BusySync busy_sync_latency(const std::string& dir, const std::vector<int>& cpus, int n, int rounds)
+{
+  const int per_round = std::max(1, n / rounds);
+  std::vector<double> idle, busy;
+  for (int r = 0; r < rounds; r++) {
+    const SyncCosts quiet = fdatasync_costs(dir, per_round);
+    idle.insert(idle.end(), quiet.calls.begin(), quiet.calls.end());
+    const Spinners spinners(cpus);
+    spinners.rate(0.1); // until they all spin
+    const SyncCosts loaded = fdatasync_costs(dir, per_round);
+    busy.insert(busy.end(), loaded.calls.begin(), loaded.calls.end());
+  }
+  const auto mean = [](const std::vector<double>& v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  };
+  return {mean(idle), median(idle), mean(busy), median(busy)};
 }
 
 struct PageCacheCosts {
@@ -558,16 +607,19 @@ int main(int argc, char** argv)
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
     const double busy_half_cpu  = two_cpus ? busy_half_trip_cpu(cpus[0], cpus[1], iterations) : 0;
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
-    const PageCacheCosts cache  = page_cache_costs(dir, std::max(100, iterations / 5));
-    const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
-    const double cache_bytes    = private_cache_bytes(cpus.at(0));
-    const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
+    const BusySync busy_sync   = two_cpus ? busy_sync_latency(dir, cpus, std::max(10, iterations / 20), 5) : BusySync{};
+    const PageCacheCosts cache = page_cache_costs(dir, std::max(100, iterations / 5));
+    const nlohmann::json gaps  = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
+    const double cache_bytes   = private_cache_bytes(cpus.at(0));
+    const RefillCosts refill   = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
     const KernelScheduler sched = kernel_scheduler();
     const double other          = load.cpus();
     const double io             = sock.send + sock.recv;
+    const double context_switch = same.half_trip - io;
+    const double busy_wakeup    = std::max(0.0, busy_half_cpu - io - 2 * context_switch);
     nlohmann::json os           = {{"socket_send", us(sock.send)},
                                    {"socket_recv", us(sock.recv)},
-                                   {"context_switch", us(same.half_trip - io)},
+                                   {"context_switch", us(context_switch)},
                                    {"fdatasync_cpu", us(sync.own_cpu)},
                                    {"pread", ns(cache.read)},
                                    {"pread_per_kB", ns(cache.read_per_kb)},
@@ -578,7 +630,10 @@ int main(int argc, char** argv)
     if (two_cpus) {
       os["idle_wakeup"]     = us(across.half_trip - io);
       os["idle_wakeup_cpu"] = us(across.half_cpu - io);
-      os["busy_wakeup_cpu"] = us(std::max(0.0, busy_half_cpu - io - 2 * (same.half_trip - io)));
+      os["busy_wakeup_cpu"] = us(busy_wakeup);
+      // Two device requests per call, each completion waking the caller onto a busy CPU.
+      os["busy_io_delay"] =
+          us(std::max(0.0, (busy_sync.busy_mean - busy_sync.idle_mean) / 2 - (context_switch + busy_wakeup)));
     }
     nlohmann::json cpu = nlohmann::json::object();
     if (cache_bytes > 0)
@@ -593,6 +648,12 @@ int main(int argc, char** argv)
           {"cross_cpu_half_trip_cpu", us(across.half_cpu)},
           {"busy_cross_cpu_half_trip_cpu", us(busy_half_cpu)},
           {"fdatasync_latency", us(sync.latency)},
+          {"fdatasync_latency_median", us(median(sync.calls))},
+          {"fdatasync_every_cpu_busy",
+           {{"idle_mean", us(busy_sync.idle_mean)},
+            {"idle_median", us(busy_sync.idle_median)},
+            {"busy_mean", us(busy_sync.busy_mean)},
+            {"busy_median", us(busy_sync.busy_median)}}},
           {"fdatasync_system_cpu", us(sync.system_cpu)},
           {"fdatasync_context_switches", sync.switches},
           {"idle_gap_scan", gaps},
@@ -621,6 +682,11 @@ int main(int argc, char** argv)
     std::cout << "8kB pwrite + fdatasync in " << dir << ": " << us(sync.latency) << ", own CPU " << us(sync.own_cpu)
               << " (fdatasync_cpu), system-wide CPU " << us(sync.system_cpu) << ", " << std::fixed
               << std::setprecision(1) << sync.switches << " context switches system-wide\n";
+    if (two_cpus)
+      std::cout << "8kB pwrite + fdatasync with every CPU busy: mean " << us(busy_sync.busy_mean) << " (idle "
+                << us(busy_sync.idle_mean) << "), median " << us(busy_sync.busy_median) << " (idle "
+                << us(busy_sync.idle_median) << ") per call -> busy_io_delay " << os["busy_io_delay"].get<std::string>()
+                << "\n";
     std::cout << "page cache, random pages of a cached file in " << dir << ": read() " << ns(cache.read) << " + "
               << ns(cache.read_per_kb) << " per kB (pread, pread_per_kB), write() " << ns(cache.write) << " + "
               << ns(cache.write_per_kb) << " per kB (pwrite, pwrite_per_kB)\n";
