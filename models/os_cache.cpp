@@ -58,7 +58,7 @@ void OsPageCache::evict_one(sim::Proc* proc)
   if (dirty != dirty_.end() && dirty->second.erase(block) > 0) {
     if (proc == nullptr) throw std::logic_error("OsPageCache: dirty page evicted during setup");
     proc->flush();
-    proc->block_until(device_.write(now(), BLCKSZ), events_.write);
+    proc->await_io(device_.write(now(), BLCKSZ), events_.write);
     stats_.pages_written_back++;
   }
   where_.erase(k);
@@ -76,7 +76,7 @@ bool OsPageCache::read(sim::Proc& proc, std::uint32_t file, std::uint32_t block)
   } else {
     if (where_.size() >= capacity_pages_) evict_one(&proc);
     proc.flush();
-    proc.block_until(device_.read(now(), BLCKSZ), events_.read);
+    proc.await_io(device_.read(now(), BLCKSZ), events_.read);
     insert(k);
     stats_.misses++;
   }
@@ -129,7 +129,7 @@ std::uint64_t OsPageCache::fsync(sim::Proc& proc, std::uint32_t file)
   const double written = write_back(now(), blocks);
   // The device orders its cache flush after every write submitted before it.
   const double flushed = std::max(written, device_.flush(now()));
-  proc.block_until(flushed, events_.sync);
+  proc.await_io(flushed, events_.sync);
   stats_.fsyncs++;
   stats_.pages_written_back += blocks.size();
   return blocks.size();

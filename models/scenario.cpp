@@ -137,6 +137,7 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   c.idle_wakeup_cpu           = o.duration("idle_wakeup_cpu", std::nullopt, 0, 0.1);
   c.context_switch            = o.duration("context_switch", std::nullopt, 0, 0.1);
   c.busy_wakeup_cpu           = o.duration("busy_wakeup_cpu", "0s", 0, 0.1);
+  c.busy_io_delay             = o.duration("busy_io_delay", "0s", 0, 0.1);
   os.futex_wake               = o.duration("futex_wake", std::nullopt, 0, 0.01);
   os.signal                   = o.duration("signal", std::nullopt, 0, 0.01);
   os.signal_handler           = o.duration("signal_handler", "1us", 0, 0.01);

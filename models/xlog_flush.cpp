@@ -89,9 +89,9 @@ void Xlog::XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexi
     const double bytes    = static_cast<double>(page_start(last) + XLOG_BLCKSZ - page_start(from));
     const double seconds  = static_cast<double>(writes) * scenario_.hardware.os.pwrite +
                            scenario_.hardware.os.pwrite_per_kb * bytes / 1024.0;
-    me.proc.syscall(seconds, ev_.IoWALWrite);
+    // pg_stat_wal's wal_write_time is wall time: a write preempted on its way out counts whole.
+    stats_.wal_write_time += me.proc.timed_syscall(seconds, ev_.IoWALWrite);
     stats_.wal_write += writes;
-    stats_.wal_write_time += seconds;
     me.LogwrtResult.Write = write;
     // Finishing a segment syncs it before moving on to the next file.
     if (last / seg != from / seg) {
@@ -126,11 +126,11 @@ void Xlog::issue_xlog_fsync(Backend& me)
   // The device sees the request once the kernel's part of fdatasync() has run (flushing first
   // also keeps submissions to the device in time order, which it requires).
   me.proc.flush();
-  if (bytes > 0) me.proc.block_until(device_.write(now(), bytes), ev_.IoWALSync);
+  if (bytes > 0) me.proc.await_io(device_.write(now(), bytes), ev_.IoWALSync);
   if (kblockd_ != nullptr)
     kblockd_->flush(me.proc, ev_.IoWALSync);
   else
-    me.proc.block_until(device_.flush(now()), ev_.IoWALSync);
+    me.proc.await_io(device_.flush(now()), ev_.IoWALSync);
   synced_upto_ = std::max(synced_upto_, written);
   stats_.wal_sync++;
   stats_.wal_sync_time += me.proc.local_time() - start;

@@ -68,6 +68,11 @@ struct CpuParams {
   /// interrupt to a busy CPU and, in a virtual machine, the exits it causes. Charged to the woken
   /// process when it gets a CPU.
   double busy_wakeup_cpu = 0;
+  /// How much later a device request reaches a virtual machine when it completes while every
+  /// CPU is busy: the host serves the virtual device on the physical CPUs that run the vCPUs, so
+  /// its completion waits while the vCPU it lands on runs. With some CPUs idle, the share of busy
+  /// ones of it (the expected wait of a landing on any of them). 0 on bare metal.
+  double busy_io_delay = 0;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
   double line_local  = 50e-9;  // from another core of the same socket
@@ -115,6 +120,8 @@ public:
   /// woken process still waits for a CPU.
   bool preemption_due(const Proc& proc);
   std::size_t run_queue_length() const { return waiting_; }
+  /// The share of hardware threads held by a process.
+  double busy_share() const { return 1.0 - static_cast<double>(free_slots_) / static_cast<double>(slots()); }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
   /// (Inline, as transfer(): every flush and every atomic asks.)

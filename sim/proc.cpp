@@ -50,6 +50,16 @@ void Proc::syscall(double seconds, WaitEventId event)
   syscall_seconds_ += seconds;
 }
 
+double Proc::timed_syscall(double seconds, WaitEventId event)
+{
+  flush();
+  const double start = now();
+  syscall(seconds, event);
+  flush();
+  preemption_point();
+  return local_time() - start;
+}
+
 void Proc::flush()
 {
   running = this;
@@ -274,6 +284,17 @@ void Proc::block_until(double when, WaitEventId event)
   end_device_wait();
 }
 
+void Proc::await_io(double when, WaitEventId event)
+{
+  flush();
+  if (when <= now()) return;
+  set_event(event);
+  give_up_cpu();
+  lookahead::sleep_until(when);
+  deliver_io_completion();
+  end_device_wait();
+}
+
 void Proc::block_until_told(const double& when, WaitEventId event)
 {
   flush();
@@ -282,7 +303,16 @@ void Proc::block_until_told(const double& when, WaitEventId event)
   while (when < 0) park(-1);
   waker_slot_ = -1; // the one who told us is not the one whose event wakes us
   lookahead::sleep_until(when);
+  deliver_io_completion();
   end_device_wait();
+}
+
+// The device is done at now(); in a virtual machine the completion reaches the guest only once
+// the host has a CPU for it, which takes a while when the vCPU it lands on is running.
+void Proc::deliver_io_completion()
+{
+  const double delay = cpu_.params().busy_io_delay * cpu_.busy_share();
+  if (delay > 0) lookahead::sleep_until(now() + delay);
 }
 
 // A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the

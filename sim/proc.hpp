@@ -51,6 +51,11 @@ public:
   double seconds_for(double ref_ns) const;
   /// Time in a system call, on the CPU but reported under a wait event (pwrite: IO:WALWrite).
   void syscall(double seconds, WaitEventId event);
+  /// A system call timed as PostgreSQL times it (INSTR_TIME_SET_CURRENT before and after, for
+  /// track_wal_io_timing): the work accrued before it runs first, then the call, and a preemption
+  /// that fell due meanwhile is taken on the way out, as the kernel reschedules on its return to
+  /// user mode. Returns the elapsed time, run-queue wait included.
+  double timed_syscall(double seconds, WaitEventId event);
 
   /// Gives up the CPU and sleeps until wake(). Spurious returns are possible: callers recheck.
   void sleep(WaitEventId event);
@@ -58,8 +63,12 @@ public:
   bool sleep_for(double timeout, WaitEventId event);
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
+  /// Gives up the CPU until a device request completes at `when` (block_until), and longer if it
+  /// completes while every CPU is busy (CpuParams::busy_io_delay).
+  void await_io(double when, WaitEventId event);
   /// Gives up the CPU until another process has set when (from -1 to a time) and woken this one,
-  /// and then until that time: an I/O whose completion only a kernel thread's dispatch settles.
+  /// and then until that time: an I/O whose completion only a kernel thread's dispatch settles
+  /// (delayed as await_io's).
   void block_until_told(const double& when, WaitEventId event);
   /// Wakes this process if it sleeps; a wake-up of a running process is kept for its next sleep.
   /// Called by the running process (the waker), whose CPU decides what the wake-up costs; it
@@ -114,6 +123,7 @@ private:
   void give_up_cpu();
   void resume();
   void end_device_wait();
+  void deliver_io_completion();
   void run(double seconds);
   void set_event(WaitEventId event);
   void close_interval(double t);

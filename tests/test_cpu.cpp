@@ -930,3 +930,70 @@ TEST_CASE("CPU: with EEVDF a woken process that had overdrawn its share does not
   CHECK(waited == Approx(0.1 * ms).margin(0.1 * us));
   CHECK(preemptions == 0);
 }
+
+namespace {
+// On two CPUs, a process waits for a device request that completes at 100 us while `spinners`
+// processes have CPU work until 120 us; returns when the waiting process runs again.
+double io_done_at(int spinners, double busy_io_delay)
+{
+  sim::CpuParams params = test::quiet_cpu(2);
+  params.busy_io_delay  = busy_io_delay;
+  Harness h(params);
+  sim::WaitEventNames names;
+  const sim::WaitEventId io = names.intern("IO:WALSync");
+  double ran                = -1;
+  h.start(h.proc("backend"), [&](Proc& p) {
+    p.await_io(100 * us, io);
+    p.flush();
+    ran = Harness::now();
+  });
+  for (int i = 0; i < spinners; i++)
+    h.start(h.proc("spinner " + std::to_string(i)), [](Proc& p) {
+      p.stall(120 * us);
+      p.flush();
+    });
+  h.run(1);
+  return ran;
+}
+} // namespace
+
+TEST_CASE("CPU: a device request that completes while every CPU is busy reaches the process busy_io_delay later",
+          "[cpu]")
+{
+  CHECK(io_done_at(2, 50 * us) == Approx(150 * us));
+  // With one of the two CPUs busy, half of it; with both idle, nothing.
+  CHECK(io_done_at(1, 50 * us) == Approx(125 * us));
+  CHECK(io_done_at(0, 50 * us) == Approx(100 * us));
+  // On bare metal (no delay) the process only waits for a CPU to free.
+  CHECK(io_done_at(2, 0) == Approx(120 * us));
+}
+
+namespace {
+// One CPU with 100 us slices: a process makes a 150 us system call timed as PostgreSQL times it,
+// beside `others` processes that want the CPU for a millisecond.
+double timed_write(int others)
+{
+  sim::CpuParams params = test::quiet_cpu(1);
+  params.time_slice     = 100 * us;
+  params.scheduler      = sim::Scheduler::Fifo; // slice for slice, in turn
+  Harness h(params);
+  sim::WaitEventNames names;
+  const sim::WaitEventId write = names.intern("IO:WALWrite");
+  double elapsed               = -1;
+  h.start(h.proc("backend"), [&](Proc& p) { elapsed = p.timed_syscall(150 * us, write); });
+  for (int i = 0; i < others; i++)
+    h.start(h.proc("other " + std::to_string(i)), [](Proc& p) {
+      p.stall(1 * ms);
+      p.flush();
+    });
+  h.run(1);
+  return elapsed;
+}
+} // namespace
+
+TEST_CASE("CPU: a timed system call counts the wall time, a wait for the CPU in the middle included", "[cpu]")
+{
+  CHECK(timed_write(0) == Approx(150 * us));
+  // Its slice ends 100 us in with another process waiting, which runs a slice before it resumes.
+  CHECK(timed_write(1) == Approx(250 * us));
+}
