@@ -438,7 +438,10 @@ void Cpu::release(Proc& proc, bool preempted)
   auto& counts = switches_of_kind_[static_cast<std::size_t>(proc.kind_)];
   (preempted ? counts.involuntary : counts.voluntary)++;
   Proc* next = take_next(slot, now);
-  if (next == nullptr) return;
+  if (next == nullptr) {
+    idle_entries_++;
+    return;
+  }
   q.min_vruntime = std::max(q.min_vruntime, std::min(next->vruntime_, proc.vruntime_));
   assign(*next, slot, now);
   next->grant();

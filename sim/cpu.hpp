@@ -68,10 +68,10 @@ struct CpuParams {
   /// interrupt to a busy CPU and, in a virtual machine, the exits it causes. Charged to the woken
   /// process when it gets a CPU.
   double busy_wakeup_cpu = 0;
-  /// How much later a device request reaches a virtual machine when it completes while every
-  /// CPU is busy: the host serves the virtual device on the physical CPUs that run the vCPUs, so
-  /// its completion waits while the vCPU it lands on runs. With some CPUs idle, the share of busy
-  /// ones of it (the expected wait of a landing on any of them). 0 on bare metal.
+  /// In a virtual machine whose host serves the virtual devices on the physical CPUs that run the
+  /// vCPUs, the longest a device request that completes while every CPU is busy waits to reach
+  /// the guest: until a vCPU goes idle (the host's device thread then runs in its place), at
+  /// most this long (the host preempts a vCPU for it). 0 on bare metal.
   double busy_io_delay = 0;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
@@ -120,8 +120,10 @@ public:
   /// woken process still waits for a CPU.
   bool preemption_due(const Proc& proc);
   std::size_t run_queue_length() const { return waiting_; }
-  /// The share of hardware threads held by a process.
-  double busy_share() const { return 1.0 - static_cast<double>(free_slots_) / static_cast<double>(slots()); }
+  /// Every hardware thread is held by a process.
+  bool all_busy() const { return free_slots_ == 0; }
+  /// How many times a hardware thread went idle (a release that left it free), since the start.
+  std::uint64_t idle_entries() const { return idle_entries_; }
 
   /// Seconds that `ref_ns` of work takes on slot now, given whether its SMT siblings are busy.
   /// (Inline, as transfer(): every flush and every atomic asks.)
@@ -236,6 +238,7 @@ private:
   std::uint64_t wakeup_preemptions_ = 0;
   std::uint64_t arrivals_           = 0;
   int free_slots_                   = 0;
+  std::uint64_t idle_entries_       = 0;
   double busy_seconds_              = 0;
   std::uint64_t switches_           = 0;
   std::vector<std::string> kinds_;

@@ -308,11 +308,17 @@ void Proc::block_until_told(const double& when, WaitEventId event)
 }
 
 // The device is done at now(); in a virtual machine the completion reaches the guest only once
-// the host has a CPU for it, which takes a while when the vCPU it lands on is running.
+// the host has a CPU for its device thread: at once while a vCPU idles, else when one goes idle
+// (even briefly: the poll sees that it did), or once the host preempts a vCPU for it.
 void Proc::deliver_io_completion()
 {
-  const double delay = cpu_.params().busy_io_delay * cpu_.busy_share();
-  if (delay > 0) lookahead::sleep_until(now() + delay);
+  constexpr double kPoll = 2e-6;
+  const double delay     = cpu_.params().busy_io_delay;
+  if (delay <= 0 || !cpu_.all_busy()) return;
+  const double deadline     = now() + delay;
+  const std::uint64_t idled = cpu_.idle_entries();
+  while (now() < deadline && cpu_.all_busy() && cpu_.idle_entries() == idled)
+    lookahead::sleep_until(std::min(deadline, now() + kPoll));
 }
 
 // A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the

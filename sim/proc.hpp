@@ -64,7 +64,7 @@ public:
   /// Gives up the CPU for a known time (I/O, a network hop).
   void block_until(double when, WaitEventId event);
   /// Gives up the CPU until a device request completes at `when` (block_until), and longer if it
-  /// completes while every CPU is busy (CpuParams::busy_io_delay).
+  /// completes while every CPU is busy in a virtual machine (CpuParams::busy_io_delay).
   void await_io(double when, WaitEventId event);
   /// Gives up the CPU until another process has set when (from -1 to a time) and woken this one,
   /// and then until that time: an I/O whose completion only a kernel thread's dispatch settles

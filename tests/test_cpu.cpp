@@ -932,9 +932,13 @@ TEST_CASE("CPU: with EEVDF a woken process that had overdrawn its share does not
 }
 
 namespace {
+struct IoWait {
+  double ran;          // when the waiting process ran again
+  double wakeup_delay; // from the completion reaching it to running
+};
 // On two CPUs, a process waits for a device request that completes at 100 us while `spinners`
-// processes have CPU work until 120 us; returns when the waiting process runs again.
-double io_done_at(int spinners, double busy_io_delay)
+// processes have CPU work until `busy_until`.
+IoWait io_wait(int spinners, double busy_until, double busy_io_delay)
 {
   sim::CpuParams params = test::quiet_cpu(2);
   params.busy_io_delay  = busy_io_delay;
@@ -948,24 +952,27 @@ double io_done_at(int spinners, double busy_io_delay)
     ran = Harness::now();
   });
   for (int i = 0; i < spinners; i++)
-    h.start(h.proc("spinner " + std::to_string(i)), [](Proc& p) {
-      p.stall(120 * us);
+    h.start(h.proc("spinner " + std::to_string(i)), [busy_until](Proc& p) {
+      p.stall(busy_until);
       p.flush();
     });
   h.run(1);
-  return ran;
+  return {ran, h.cpu.switches_by_kind().at("backend").wakeup_delay};
 }
 } // namespace
 
-TEST_CASE("CPU: a device request that completes while every CPU is busy reaches the process busy_io_delay later",
-          "[cpu]")
+TEST_CASE("CPU: in a VM a device request that completes while every CPU is busy waits for one to idle", "[cpu]")
 {
-  CHECK(io_done_at(2, 50 * us) == Approx(150 * us));
-  // With one of the two CPUs busy, half of it; with both idle, nothing.
-  CHECK(io_done_at(1, 50 * us) == Approx(125 * us));
-  CHECK(io_done_at(0, 50 * us) == Approx(100 * us));
-  // On bare metal (no delay) the process only waits for a CPU to free.
-  CHECK(io_done_at(2, 0) == Approx(120 * us));
+  // Both CPUs busy until 300 us: the host preempts a vCPU for the completion after 50 us, and the
+  // process then waits in the run queue until 300 us.
+  const IoWait capped = io_wait(2, 300 * us, 50 * us);
+  CHECK(capped.ran == Approx(300 * us));
+  CHECK(capped.wakeup_delay == Approx(150 * us));
+  // Busy until 120 us only: the completion arrives when a vCPU idles (the poll is 2 us).
+  CHECK(io_wait(2, 120 * us, 50 * us).ran == Approx(120 * us).margin(2 * us));
+  // A CPU idle at the completion, or bare metal: no delay.
+  CHECK(io_wait(1, 300 * us, 50 * us).ran == Approx(100 * us));
+  CHECK(io_wait(2, 300 * us, 0).wakeup_delay == Approx(200 * us));
 }
 
 namespace {
