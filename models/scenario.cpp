@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -268,9 +270,19 @@ Policies read_policies(Object o)
 // one row per page.
 std::uint32_t read_table_pages(Object& o, const std::string& table, std::uint64_t rows, int tuple_bytes, int fillfactor)
 {
-  const auto per_page = static_cast<std::uint64_t>(loaded_rows_per_page(tuple_bytes, fillfactor));
-  const auto loaded   = static_cast<std::int64_t>((rows + per_page - 1) / per_page);
-  return static_cast<std::uint32_t>(o.integer(table, loaded, loaded, static_cast<std::int64_t>(rows)));
+  const auto per_page      = static_cast<std::uint64_t>(loaded_rows_per_page(tuple_bytes, fillfactor));
+  const auto loaded        = static_cast<std::int64_t>((rows + per_page - 1) / per_page);
+  const auto most          = static_cast<std::int64_t>(rows);
+  const std::int64_t pages = o.integer(table, loaded, 1, std::numeric_limits<std::uint32_t>::max());
+  if (pages >= loaded && pages <= most) return static_cast<std::uint32_t>(pages);
+  // A layout measured at one scale does not fit another: say how to get past it.
+  o.fail(table, "expected an integer between " + std::to_string(loaded) + " and " + std::to_string(most) +
+                    " (pages holding the table's " + std::to_string(rows) +
+                    " rows at this scale: at least as many as pgbench -i fills, at most one row a page), got " +
+                    std::to_string(pages) +
+                    "; a layout measured at another scale does not carry over: set pgbench.heap_pages for this "
+                    "scale, or leave it out (--set 'pgbench.heap_pages={}')");
+  return static_cast<std::uint32_t>(loaded);
 }
 
 void read_heap_pages(Object o, PgbenchSpec& p)

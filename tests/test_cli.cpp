@@ -830,7 +830,12 @@ TEST_CASE("CLI: pgbench.heap_pages outside what the table's rows allow is reject
   auto scenario                                        = tiny_scenario();
   scenario["pgbench"]["heap_pages"]["pgbench_tellers"] = 11; // scale 1: 10 rows
   const std::string path                               = write_scenario(dir, "pages.json", scenario);
-  check_rejected(dir, {path}, path + ": /pgbench/heap_pages/pgbench_tellers: expected an integer between 1 and 10");
+  // A layout measured at one scale and run at another: the error says how to go on.
+  check_rejected(dir, {path},
+                 path + ": /pgbench/heap_pages/pgbench_tellers: expected an integer between 1 and 10 (pages "
+                        "holding the table's 10 rows at this scale: at least as many as pgbench -i fills, at "
+                        "most one row a page), got 11; a layout measured at another scale does not carry over: "
+                        "set pgbench.heap_pages for this scale, or leave it out (--set 'pgbench.heap_pages={}')");
   scenario["pgbench"]["heap_pages"] = {{"pgbench_accounts", 100}};
   const std::string other           = write_scenario(dir, "accounts.json", scenario);
   check_rejected(dir, {other}, other + ": /pgbench/heap_pages/pgbench_accounts: unknown key");
