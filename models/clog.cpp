@@ -20,7 +20,27 @@ int page_of(TransactionId xid)
 {
   return static_cast<int>(xid / CLOG_XACTS_PER_PAGE);
 }
+
+constexpr std::size_t kXidsPerLine  = 256; // 64 bytes of 2-bit statuses, or of group LSNs
+constexpr std::size_t kLruPerLine   = 16;  // page_lru_count: int
+constexpr std::size_t kDirtyPerLine = 64;  // page_dirty: bool
+
+std::size_t lines_for(std::size_t entries, std::size_t per_line)
+{
+  return (entries + per_line - 1) / per_line;
+}
 } // namespace
+
+sim::CacheLine& Clog::XidLines::of(TransactionId xid)
+{
+  const std::uint64_t line = xid / kXidsPerLine;
+  const std::size_t i      = static_cast<std::size_t>(line % kRing);
+  if (tags_[i] != line) {
+    lines_[i] = sim::CacheLine();
+    tags_[i]  = line;
+  }
+  return lines_[i];
+}
 
 Clog::Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
     : scenario_(scenario), ev_(events), xlog_(xlog),
@@ -30,6 +50,8 @@ Clog::Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
   page_number_.assign(n, -1);
   lru_count_.assign(n, 0);
   dirty_.assign(n, false);
+  lru_lines_   = std::vector<sim::CacheLine>(lines_for(n, kLruPerLine));
+  dirty_lines_ = std::vector<sim::CacheLine>(lines_for(n, kDirtyPerLine));
 }
 
 XidStatus Clog::peek(TransactionId xid) const
@@ -54,18 +76,37 @@ int Clog::find_slot(int pageno) const
   return -1;
 }
 
-void Clog::touch(int slot)
+// SlruRecentlyUsed (slru.c): the counters change only when another page was used since, so the
+// many accesses to the latest page leave these shared lines clean in every core's cache.
+void Clog::SlruRecentlyUsed(Backend& me, int slot)
 {
-  lru_count_[static_cast<std::size_t>(slot)] = ++cur_lru_count_;
+  const auto s          = static_cast<std::size_t>(slot);
+  sim::CacheLine& count = lru_lines_[s / kLruPerLine];
+  if (lru_count_[s] == cur_lru_count_) {
+    count.read(me.proc);
+    return;
+  }
+  lru_count_[s] = ++cur_lru_count_;
+  header_line_.rmw(me.proc);
+  count.rmw(me.proc);
 }
 
-// SlruSelectLRUPage: an empty slot, else the least recently used one, written out if dirty.
+// SlruSelectLRUPage: an empty slot, else the one used longest ago (the older page on a tie),
+// never the latest page while there is another, written out if dirty.
 int Clog::SlruSelectLRUPage(Backend& me)
 {
-  std::size_t victim = 0;
+  std::size_t victim       = 0;
+  std::uint64_t victim_age = 0;
+  bool found               = false;
   for (std::size_t s = 0; s < page_number_.size(); s++) {
     if (page_number_[s] < 0) return static_cast<int>(s);
-    if (lru_count_[s] < lru_count_[victim]) victim = s;
+    if (page_number_[s] == latest_page_number_ && page_number_.size() > 1) continue;
+    const std::uint64_t age = cur_lru_count_ - lru_count_[s];
+    if (!found || age > victim_age || (age == victim_age && page_number_[s] < page_number_[victim])) {
+      victim     = s;
+      victim_age = age;
+      found      = true;
+    }
   }
   if (dirty_[victim]) {
     const auto& os = scenario_.hardware.os;
@@ -78,6 +119,7 @@ int Clog::SlruSelectLRUPage(Backend& me)
 
 void Clog::SimpleLruReadPage(Backend& me, int pageno)
 {
+  header_line_.read(me.proc);
   int slot = find_slot(pageno);
   if (slot < 0) {
     slot = SlruSelectLRUPage(me);
@@ -90,7 +132,7 @@ void Clog::SimpleLruReadPage(Backend& me, int pageno)
   } else {
     stats_.blks_hit++;
   }
-  touch(slot);
+  SlruRecentlyUsed(me, slot);
 }
 
 XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPtr* lsn)
@@ -98,9 +140,10 @@ XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPt
   const int pageno = page_of(xid);
   // SimpleLruReadPage_ReadOnly: a shared lock suffices when the page is resident.
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Shared);
+  header_line_.read(me.proc);
   const int slot = find_slot(pageno);
   if (slot >= 0) {
-    touch(slot);
+    SlruRecentlyUsed(me, slot);
     stats_.blks_hit++;
   } else {
     XactSLRULock_.release(me.proc);
@@ -108,6 +151,9 @@ XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPt
     SimpleLruReadPage(me, pageno);
   }
   me.proc.work(scenario_.costs.clog_fetch);
+  // The status byte and the group LSN: lines that each commit of a nearby transaction writes.
+  status_lines_.of(xid).read(me.proc);
+  group_lsn_lines_.of(xid).read(me.proc);
   const XidStatus status  = peek(xid);
   const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
   *lsn                    = group < group_lsn_.size() ? group_lsn_[group] : InvalidXLogRecPtr;
@@ -140,8 +186,20 @@ void Clog::TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, Xi
 {
   const int pageno = page_of(xid);
   SimpleLruReadPage(me, pageno);
-  dirty_[static_cast<std::size_t>(find_slot(pageno))] = true;
   me.proc.work(scenario_.costs.clog_set);
+  // TransactionIdSetStatusBit: the status byte, and an asynchronous commit's group LSN if later.
+  status_lines_.of(xid).rmw(me.proc);
+  if (lsn != InvalidXLogRecPtr) {
+    const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
+    if (group < group_lsn_.size() && group_lsn_[group] >= lsn)
+      group_lsn_lines_.of(xid).read(me.proc);
+    else
+      group_lsn_lines_.of(xid).rmw(me.proc);
+  }
+  // page_dirty[slotno] = true is a store whether or not the flag was set.
+  const auto slot = static_cast<std::size_t>(find_slot(pageno));
+  dirty_[slot]    = true;
+  dirty_lines_[slot / kDirtyPerLine].rmw(me.proc);
   record(xid, status, lsn);
 }
 
@@ -199,7 +257,8 @@ void Clog::ExtendCLOG(Backend& me, TransactionId newestXact)
   const int slot                               = SlruSelectLRUPage(me);
   page_number_[static_cast<std::size_t>(slot)] = page_of(newestXact);
   dirty_[static_cast<std::size_t>(slot)]       = true;
-  touch(slot);
+  latest_page_number_                          = page_of(newestXact);
+  SlruRecentlyUsed(me, slot);
   stats_.blks_zeroed++;
   xlog_.XLogInsert(me, XLogRecordData{32, 0});
   XactSLRULock_.release(me.proc);

@@ -64,7 +64,7 @@ private:
   void SimpleLruReadPage(Backend& me, int pageno);
   int find_slot(int pageno) const;
   int SlruSelectLRUPage(Backend& me);
-  void touch(int slot);
+  void SlruRecentlyUsed(Backend& me, int slot);
   void record(TransactionId xid, XidStatus status, XLogRecPtr lsn);
 
   const Scenario& scenario_;
@@ -75,11 +75,36 @@ private:
   std::vector<XidStatus> status_;     // by transaction id
   std::vector<XLogRecPtr> group_lsn_; // by transaction id / CLOG_XACTS_PER_LSN_GROUP
 
+  /// The cache lines of an array with an entry per transaction, 256 transactions to a 64-byte line
+  /// (the status bytes hold four; group_lsn's 8-byte entries serve 32 each), for the latest
+  /// transaction ids: the line of an id older than the ring starts afresh, as one no core has
+  /// written for long.
+  class XidLines {
+  public:
+    sim::CacheLine& of(TransactionId xid);
+
+  private:
+    static constexpr std::size_t kRing = 4096;
+    std::vector<sim::CacheLine> lines_ = std::vector<sim::CacheLine>(kRing);
+    std::vector<std::uint64_t> tags_   = std::vector<std::uint64_t>(kRing, ~std::uint64_t{0});
+  };
+
   // SLRU buffers.
   std::vector<int> page_number_; // -1: empty slot
   std::vector<std::uint64_t> lru_count_;
   std::vector<bool> dirty_;
   std::uint64_t cur_lru_count_ = 0;
+  int latest_page_number_      = -1; // the page of the newest transaction id, never evicted
+
+  // Where other cores' writes cost a CLOG access a transfer (slru.h's SlruSharedData): the header,
+  // read by every access, shares its line with cur_lru_count; page_lru_count and page_dirty are
+  // arrays by slot; the status bytes and group LSNs of recent transactions are written by every
+  // commit.
+  sim::CacheLine header_line_;
+  std::vector<sim::CacheLine> lru_lines_;   // page_lru_count: 16 ints a line
+  std::vector<sim::CacheLine> dirty_lines_; // page_dirty: 64 bools a line
+  XidLines status_lines_;
+  XidLines group_lsn_lines_;
 
   // Group update: procglobal->clogGroupFirst and the members' list.
   sim::CacheLine group_first_;

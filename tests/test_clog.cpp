@@ -155,3 +155,65 @@ TEST_CASE("CLOG: concurrent lookups share the lock; a status update makes them s
   CHECK(rig.clog_lock_stats().blk == 1);
   CHECK(rig.shacq() == 3);
 }
+
+TEST_CASE("CLOG: a lookup pays for the lines that other cores' commits wrote; the LRU counters only move when "
+          "another page was used since",
+          "[clog]")
+{
+  auto s                    = test::txn_scenario(pg::HintBitRule::Flushed);
+  s.hardware.cpu.line_local = s.hardware.cpu.line_remote = 1 * us;
+  TxnRig rig(s);
+  // A lookup's time, flushed so that its cache-line stalls count.
+  const auto lookup = [&](Backend& me, TransactionId xid) {
+    me.proc.flush();
+    const double t = TxnRig::now();
+    XLogRecPtr lsn = 0;
+    rig.clog.TransactionIdGetStatus(me, xid, &lsn);
+    me.proc.flush();
+    return TxnRig::now() - t;
+  };
+  // Both stay on their CPUs (busy until the next step), so each keeps its own cache.
+  const auto busy_until = [](Backend& me, double t) {
+    me.proc.work((t - me.proc.local_time()) * 1e9);
+    me.proc.flush();
+  };
+  double own = -1, first = -1, other_line = -1, same_line = -1, async_line = -1, lru_moved = -1;
+  rig.run({[&](Backend& me) {
+             me.proc.flush();
+             rig.clog.ExtendCLOG(me, 3);
+             rig.clog.TransactionIdSetTreeStatus(me, 10, XidStatus::Committed, 0);
+             own = lookup(me, 10);
+             busy_until(me, 150 * us);
+             rig.clog.TransactionIdSetTreeStatus(me, 600, XidStatus::Committed, 0); // another line
+             busy_until(me, 250 * us);
+             rig.clog.TransactionIdSetTreeStatus(me, 12, XidStatus::Committed, 0); // the line of 10-255
+             busy_until(me, 350 * us);
+             rig.clog.TransactionIdSetTreeStatus(me, 13, XidStatus::Committed, 5000); // and its group LSN
+             busy_until(me, 450 * us);
+             rig.clog.ExtendCLOG(me, 32768);                                       // page 1 used last
+             rig.clog.TransactionIdSetTreeStatus(me, 14, XidStatus::Committed, 0); // page 0 again
+             me.proc.flush();
+           },
+           [&](Backend& me) {
+             me.proc.flush(); // on a CPU first: a process starts off one
+             busy_until(me, 100 * us);
+             first = lookup(me, 10);
+             busy_until(me, 200 * us);
+             other_line = lookup(me, 11);
+             busy_until(me, 300 * us);
+             same_line = lookup(me, 12);
+             busy_until(me, 400 * us);
+             async_line = lookup(me, 13);
+             busy_until(me, 500 * us);
+             lru_moved = lookup(me, 14);
+           }});
+  CHECK(own < 0.1 * us); // every line is still in the committer's cache
+  // The lock word (its load, then its compare-and-swap) and the status byte's line. Commits to the
+  // page used last leave cur_lru_count and page_lru_count alone, so they cost nothing here.
+  CHECK(first == Approx(3 * us).margin(0.1 * us));
+  CHECK(other_line == Approx(2 * us).margin(0.1 * us));             // only the lock word moved since
+  CHECK(same_line - other_line == Approx(1 * us).margin(0.1 * us)); // the status byte's line
+  CHECK(async_line - same_line == Approx(1 * us).margin(0.1 * us)); // and the group LSN's
+  // After another page was used, SlruRecentlyUsed wrote the SLRU header and page_lru_count.
+  CHECK(lru_moved - same_line == Approx(2 * us).margin(0.1 * us));
+}
