@@ -353,7 +353,8 @@ Scenario read_scenario(const sim::config::Document& doc)
   s.policies.lwlock.op_cost = s.costs.lwlock_acquire * 1e-9 * s.hardware.cpu.reference_hz / s.hardware.cpu.clock_hz;
   if (s.pgbench.clients > s.settings.max_connections)
     reader.fail("/pgbench/clients", "expected at most max_connections (" + std::to_string(s.settings.max_connections) +
-                                        ") clients, got " + std::to_string(s.pgbench.clients));
+                                        ") clients, got " + std::to_string(s.pgbench.clients) +
+                                        " (PostgreSQL refuses the rest: raise settings.max_connections)");
   reader.finish();
   s.resolved = reader.resolved();
   return s;

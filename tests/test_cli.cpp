@@ -841,6 +841,15 @@ TEST_CASE("CLI: pgbench.heap_pages outside what the table's rows allow is reject
   check_rejected(dir, {other}, other + ": /pgbench/heap_pages/pgbench_accounts: unknown key");
 }
 
+TEST_CASE("CLI: more clients than max_connections are rejected, naming the setting to raise", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "-c", "101"},
+                 "--set pgbench.clients=101: /pgbench/clients: expected at most max_connections (100) clients, got "
+                 "101 (PostgreSQL refuses the rest: raise settings.max_connections)");
+}
+
 TEST_CASE("CLI: run.activity_sampling reads pg_stat_activity as psql's \\watch does, once it has a CPU", "[cli]")
 {
   TempDir dir;
