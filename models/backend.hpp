@@ -3,9 +3,11 @@
 #pragma once
 
 #include "models/types.hpp"
+#include "sim/page_table.hpp"
 #include "sim/proc.hpp"
 #include "sim/rng.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,9 @@ public:
   sim::Proc proc;
   const int pgprocno;
   sim::Rng rng;
+  /// Its mappings of shared memory, for a process forked once the server ran (a client's
+  /// backend); null where faults are not modelled.
+  std::unique_ptr<sim::PageTable> page_table;
 
   // xlog.c
   XLogwrtResult LogwrtResult;

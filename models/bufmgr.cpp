@@ -3,12 +3,15 @@
  * wal_log_hints needs a full-page image on the page's first change after a checkpoint. */
 #include "models/heapam.hpp"
 #include "models/shared_buffers.hpp"
+#include "models/shmem.hpp"
 
 namespace pg {
 
 void Heapam::PinBuffer(Backend& me, HeapPage& page)
 {
   if (buffers_ != nullptr) buffers_->pin(me, page);
+  if (page.buffer < 0) page.buffer = next_buffer_++;
+  shmem::pin_buffer(me, page.buffer);
   page.header.rmw(me.proc);
   me.proc.work(costs_.buffer_pin);
   page.pins++;

@@ -107,6 +107,7 @@ private:
   LockManager& locks_;
   HintStats hint_stats_;
   SharedBuffers* buffers_ = nullptr;
+  int next_buffer_        = 0; // buffers handed to pages so far (HeapPage::buffer)
 };
 
 inline std::uint32_t newest_seq(const HeapRow& row)

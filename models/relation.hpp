@@ -64,8 +64,9 @@ struct HeapPage {
   std::vector<std::uint32_t> rows; // rows with a version on this page, for pruning
   std::uint32_t relnode = 0;       // the relation and block this page is (its BufferTag)
   std::uint32_t block   = 0;
-  sim::LWLock content_lock; // the buffer's content lock
-  sim::CacheLine header;    // the buffer header's state word (pins, flags)
+  int buffer            = -1; // its shared buffer, numbered in the order pages are first pinned
+  sim::LWLock content_lock;   // the buffer's content lock
+  sim::CacheLine header;      // the buffer header's state word (pins, flags)
 };
 
 /// Counts per relation, for reports.

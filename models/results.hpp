@@ -61,6 +61,8 @@ struct RunResult {
   double cpu_refill_us_per_txn          = 0; // CPU time refilling private caches after switches
   double cpu_migrations_per_txn         = 0; // processes moving between hardware threads (perf's cpu-migrations)
   double cpu_wakeup_preemptions_per_txn = 0; // running processes preempted by a woken one
+  double cpu_page_faults_per_txn        = 0; // backends' faults on shared memory (perf's minor-faults)
+  double cpu_first_touches_per_txn      = 0; // first accesses to pages fault-around mapped
   struct ProcessSwitches {
     std::string kind; // "backend", "pgbench", "walwriter", ...
     double voluntary = 0, involuntary = 0;

@@ -127,6 +127,17 @@ void read_wakeup_preemption(Object o, sim::CpuParams& c)
            "expected false with scheduler fifo (wake-up preemption is modelled for cfs and eevdf)");
 }
 
+void read_page_faults(Object o, sim::PageFaultParams& f)
+{
+  f.read              = o.duration("page_fault_read", "0s", 0, 0.01);
+  f.write             = o.duration("page_fault_write", "0s", 0, 0.01);
+  f.first_touch       = o.duration("page_first_touch", "0s", 0, 0.01);
+  const double around = o.size("fault_around", "64kB", 4096, 2 * 1024 * 1024);
+  if (std::fmod(around, 4096) != 0)
+    o.fail("fault_around", "expected a multiple of 4kB (fault_around_bytes is rounded to whole pages)");
+  f.fault_around = static_cast<int>(around / 4096);
+}
+
 // Absent, a read() of a cached page costs what a write() into the page cache does.
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
@@ -152,6 +163,7 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   if (o.has("kblockd_dispatch")) os.kblockd_dispatch = o.duration("kblockd_dispatch", std::nullopt, 0, 0.01);
   os.socket_send = o.duration("socket_send", std::nullopt, 0, 0.01);
   os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
+  read_page_faults(o, os.page_faults);
 
   const std::string queues = o.choice("run_queues", "global", {"global", "per_cpu"});
   c.run_queues             = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;

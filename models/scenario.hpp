@@ -12,6 +12,7 @@
 #include "sim/latch.hpp"
 #include "sim/lwlock.hpp"
 #include "sim/nvme.hpp"
+#include "sim/page_table.hpp"
 
 #include <cstdint>
 #include <string>
@@ -34,6 +35,8 @@ struct OsCosts {
   double kblockd_dispatch = -1;
   double socket_send      = 2e-6; // send() of a protocol message on loopback
   double socket_recv      = 2e-6; // recv() of a protocol message
+  /// A new backend's faults on shared memory (0: not modelled).
+  sim::PageFaultParams page_faults;
 };
 
 struct HardwareSpec {

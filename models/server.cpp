@@ -1,6 +1,8 @@
 /* Wiring a server together (postmaster.c's job). */
 #include "models/server.hpp"
 
+#include "models/shmem.hpp"
+
 namespace pg {
 
 namespace {
@@ -50,6 +52,10 @@ Connection& Server::connect()
                                                sim::Rng(scenario.run.seed, static_cast<std::uint64_t>(pgprocno))));
   // A client's backend, as pgbench's are: the processes whose caches many clients crowd out.
   backends.back()->proc.set_working_set(scenario.costs.backend_working_set);
+  // pgbench connects as its run starts: each backend is a new process with no mappings of shared
+  // memory, which the server's long-lived processes have long made.
+  if (scenario.hardware.os.page_faults.enabled())
+    backends.back()->page_table = std::make_unique<sim::PageTable>(scenario.hardware.os.page_faults, shmem::kSegments);
   procarray.ProcArrayAdd(backends.back().get());
   connections.push_back(std::make_unique<Connection>(*backends.back(), context));
   return *connections.back();
@@ -66,6 +72,8 @@ void Server::reset_stats()
   shared_buffers.stats().reset();
   xact.reset_stats();
   walwriter.reset_stats();
+  for (auto& b : backends)
+    if (b->page_table) b->page_table->reset_stats();
   for (Relation* r : {&tables.branches, &tables.tellers, &tables.accounts, &tables.history, &tables.bulk}) {
     r->stats().reset();
     r->reset_content_lock_stats();

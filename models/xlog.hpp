@@ -97,6 +97,8 @@ private:
   void WALInsertLockRelease(Backend& me);
   void ReserveXLogInsertLocation(Backend& me, std::uint64_t size, XLogRecPtr* start, XLogRecPtr* end);
   void CopyXLogRecordToWAL(Backend& me, XLogRecPtr start, XLogRecPtr end);
+  /// What a backend's page faults cost as it touches the WAL buffers holding [start, end).
+  double wal_buffer_faults(Backend& me, XLogRecPtr start, XLogRecPtr end, sim::PageAccess access);
   double copy_line_transfers(Backend& me, XLogRecPtr start, XLogRecPtr end);
   int zeroed_by(XLogRecPtr lsn) const;
   void init_page(Backend& me);

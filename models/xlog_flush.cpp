@@ -5,6 +5,8 @@
  * they changed between 9.2 (commit 4de82f7d7c50a8), 9.6 (7975c5e0a) and the 2017 proposal. */
 #include "models/xlog.hpp"
 
+#include "models/shmem.hpp"
+
 #include "sim/clock.hpp"
 
 #include <algorithm>
@@ -87,8 +89,11 @@ void Xlog::XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexi
     const XLogRecPtr last = write - 1;
     const auto writes     = 1 + (last / seg - from / seg) + (last / ring - page_start(from) / ring);
     const double bytes    = static_cast<double>(page_start(last) + XLOG_BLCKSZ - page_start(from));
-    const double seconds  = static_cast<double>(writes) * scenario_.hardware.os.pwrite +
-                           scenario_.hardware.os.pwrite_per_kb * bytes / 1024.0;
+    // The kernel copies from the caller's mapping of the WAL buffers, faulting in what it lacks.
+    const double faults =
+        wal_buffer_faults(me, page_start(from), page_start(last) + XLOG_BLCKSZ, sim::PageAccess::Read);
+    const double seconds = static_cast<double>(writes) * scenario_.hardware.os.pwrite +
+                           scenario_.hardware.os.pwrite_per_kb * bytes / 1024.0 + faults;
     // pg_stat_wal's wal_write_time is wall time: a write preempted on its way out counts whole.
     stats_.wal_write_time += me.proc.timed_syscall(seconds, ev_.IoWALWrite);
     stats_.wal_write += writes;

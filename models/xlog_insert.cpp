@@ -3,6 +3,8 @@
  * CopyXLogRecordToWAL/GetXLogBuffer and AdvanceXLInsertBuffer. */
 #include "models/xlog.hpp"
 
+#include "models/shmem.hpp"
+
 #include <simgrid/s4u/Engine.hpp>
 
 #include <algorithm>
@@ -128,6 +130,19 @@ void Xlog::CopyXLogRecordToWAL(Backend& me, XLogRecPtr start, XLogRecPtr end)
   }
   me.proc.work(costs_.xlog_copy_per_kb * static_cast<double>(end - start) / 1024.0);
   me.proc.stall(copy_line_transfers(me, start, end));
+  me.proc.stall(wal_buffer_faults(me, start, end, sim::PageAccess::Write));
+}
+
+double Xlog::wal_buffer_faults(Backend& me, XLogRecPtr start, XLogRecPtr end, sim::PageAccess access)
+{
+  if (!me.page_table) return 0;
+  const auto pages = static_cast<std::uint64_t>(wal_buffer_pages_);
+  double seconds   = 0;
+  for (XLogRecPtr from = start; from < end; from = page_start(from) + XLOG_BLCKSZ) {
+    const XLogRecPtr to = std::min(end, page_start(from) + XLOG_BLCKSZ);
+    seconds += shmem::fault_seconds(me, shmem::WalBuffers, shmem::wal_offset(from, pages), to - from, access);
+  }
+  return seconds;
 }
 
 // The cache lines a record is copied into were last written by another core: the first one,
@@ -186,6 +201,7 @@ void Xlog::AdvanceXLInsertBuffer(Backend& me, XLogRecPtr upto)
 void Xlog::init_page(Backend& me)
 {
   me.proc.work(costs_.xlog_page_init);
+  me.proc.stall(wal_buffer_faults(me, InitializedUpTo_, InitializedUpTo_ + XLOG_BLCKSZ, sim::PageAccess::Write));
   page_zeroed_by_[static_cast<std::size_t>(InitializedUpTo_ / XLOG_BLCKSZ) % page_zeroed_by_.size()] =
       static_cast<std::int16_t>(me.proc.slot());
   InitializedUpTo_ += XLOG_BLCKSZ;

@@ -28,6 +28,12 @@
  *   pwrite(_per_kB)           a 64 MB file in --dir that the page cache holds: the two sizes
  *                             split each call into a fixed part and a copy per kB, as the model
  *                             charges a data page read into, or written out of, shared_buffers;
+ *   page_fault_read,          a child forked after its parent populated 384 MB of shared
+ *   page_fault_write,         anonymous memory, as a backend is forked after the postmaster
+ *   page_first_touch,         populated shared memory: a read of one byte per fault-around
+ *   fault_around              window (random order), then of every other page of those windows,
+ *                             then a write of each page of untouched memory; fault_around is the
+ *                             run of pages the first read mapped (minor faults unchanged);
  *   scheduler, time_slice     not measured: the kernel's release says which scheduler runs
  *                             (EEVDF since Linux 6.6), and EEVDF's base slice follows from the
  *                             number of CPUs, as the kernel sets it;
@@ -402,6 +408,82 @@ PageCacheCosts page_cache_costs(const std::string& dir, int n)
   return c;
 }
 
+struct FaultCosts {
+  double read = 0, write = 0, first_touch = 0; // seconds
+  int fault_around_pages = 0;                  // pages a read fault mapped
+  double faults_per_read = 0;                  // the guest's minor faults per timed read (1 expected)
+};
+
+long minor_faults()
+{
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
+// A process forked after its parent populated shared anonymous memory, as a backend is forked after
+// the postmaster populated shared memory, touches it as a backend first does. One byte read per
+// 2 MB-aligned block first: the pages after it that fault in none (minor faults unchanged) are
+// fault-around's window. Then one read per window, in a random order (page_fault_read), a read of
+// each other page of those windows (page_first_touch: the guest takes no fault, yet the first access
+// through an entry fault-around made may cost time in a VM), and a write of each page of memory
+// not yet touched (page_fault_write). The child reports through a pipe.
+FaultCosts page_fault_costs()
+{
+  constexpr std::size_t kPage = 4096, kBlock = 2 << 20, kBytes = 3 * 64 * kBlock; // 384 MB
+  void* const mem = mmap(nullptr, kBytes + kBlock, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) throw std::runtime_error("cannot map shared memory");
+  auto* const base =
+      reinterpret_cast<volatile char*>((reinterpret_cast<std::uintptr_t>(mem) + kBlock - 1) / kBlock * kBlock);
+  for (std::size_t i = 0; i < kBytes; i += kPage) base[i] = 1;
+  int fds[2];
+  must(pipe(fds) == 0, "pipe");
+  const pid_t child = fork();
+  must(child >= 0, "fork");
+  if (child == 0) {
+    FaultCosts c;
+    volatile char sink = 0;
+    sink += base[0];
+    const long before = minor_faults();
+    for (std::size_t p = 1; p < kBlock / kPage && minor_faults() == before; p++, c.fault_around_pages++)
+      sink += base[p * kPage];
+    c.fault_around_pages       = std::max(1, c.fault_around_pages);
+    const std::size_t window   = static_cast<std::size_t>(c.fault_around_pages) * kPage;
+    volatile char* const reads = base + kBlock;
+    const std::size_t windows  = (kBytes / 3 - kBlock) / window;
+    std::vector<std::size_t> order(windows);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(1));
+    long f0   = minor_faults();
+    double t0 = wall_now();
+    for (std::size_t w : order) sink += reads[w * window];
+    c.read              = (wall_now() - t0) / static_cast<double>(windows);
+    c.faults_per_read   = static_cast<double>(minor_faults() - f0) / static_cast<double>(windows);
+    std::size_t touched = 0;
+    t0                  = wall_now();
+    for (std::size_t w : order)
+      for (std::size_t p = kPage; p < window; p += kPage, touched++) sink += reads[w * window + p];
+    c.first_touch               = touched > 0 ? (wall_now() - t0) / static_cast<double>(touched) : 0;
+    volatile char* const writes = base + kBytes / 3;
+    const std::size_t pages     = kBytes / 3 / kPage;
+    f0                          = minor_faults();
+    t0                          = wall_now();
+    for (std::size_t p = 0; p < pages; p++) writes[p * kPage] = 2;
+    c.write       = (wall_now() - t0) / static_cast<double>(pages);
+    const bool ok = write(fds[1], &c, sizeof c) == static_cast<ssize_t>(sizeof c);
+    _exit(ok && sink >= 0 ? 0 : 1);
+  }
+  close(fds[1]);
+  FaultCosts c;
+  const bool got = read(fds[0], &c, sizeof c) == static_cast<ssize_t>(sizeof c);
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  munmap(mem, kBytes + kBlock);
+  if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("page-fault test failed");
+  return c;
+}
+
 // Other processes' CPU use while the probe ran, in CPUs: every figure here assumes an otherwise
 // idle machine (a busy one turns idle wake-ups into run-queue waits and slows the rest), so the
 // probe says when that did not hold rather than print figures that look fine.
@@ -609,6 +691,7 @@ int main(int argc, char** argv)
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
     const BusySync busy_sync   = two_cpus ? busy_sync_latency(dir, cpus, std::max(10, iterations / 20), 5) : BusySync{};
     const PageCacheCosts cache = page_cache_costs(dir, std::max(100, iterations / 5));
+    const FaultCosts faults    = page_fault_costs();
     const nlohmann::json gaps  = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double cache_bytes   = private_cache_bytes(cpus.at(0));
     const RefillCosts refill   = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
@@ -625,6 +708,10 @@ int main(int argc, char** argv)
                                    {"pread_per_kB", ns(cache.read_per_kb)},
                                    {"pwrite", ns(cache.write)},
                                    {"pwrite_per_kB", ns(cache.write_per_kb)},
+                                   {"page_fault_read", ns(faults.read)},
+                                   {"page_fault_write", ns(faults.write)},
+                                   {"page_first_touch", ns(faults.first_touch)},
+                                   {"fault_around", std::to_string(faults.fault_around_pages * 4) + "kB"},
                                    {"scheduler", sched.name}};
     if (sched.slice > 0) os["time_slice"] = us(sched.slice);
     if (two_cpus) {
@@ -660,6 +747,7 @@ int main(int argc, char** argv)
           {"refill_per_kB_independent_loads", ns(refill.independent)},
           {"refill_chase_per_line",
            {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
+          {"minor_faults_per_read_fault", faults.faults_per_read},
           {"kernel", sched.release},
           {"other_load_cpus", std::round(other * 100) / 100}}}};
     if (other > kBusyMachine)
@@ -690,6 +778,10 @@ int main(int argc, char** argv)
     std::cout << "page cache, random pages of a cached file in " << dir << ": read() " << ns(cache.read) << " + "
               << ns(cache.read_per_kb) << " per kB (pread, pread_per_kB), write() " << ns(cache.write) << " + "
               << ns(cache.write_per_kb) << " per kB (pwrite, pwrite_per_kB)\n";
+    std::cout << "shared memory a forked child first touches: read fault " << ns(faults.read) << " (maps "
+              << faults.fault_around_pages * 4
+              << " kB: page_fault_read, fault_around), first touch of a page it mapped " << ns(faults.first_touch)
+              << " (page_first_touch), write fault " << ns(faults.write) << " (page_fault_write)\n";
     std::cout << "kernel " << sched.release << " -> scheduler " << sched.name;
     if (sched.slice > 0) std::cout << ", time_slice " << os["time_slice"].get<std::string>() << " (its base slice)";
     std::cout << "\n";

@@ -911,3 +911,39 @@ TEST_CASE("CLI: -P prints pgbench's progress lines with the wall time so far and
   const Outcome quiet = walsim({"run", path, "-P", "50ms", "-q"}, dir);
   CHECK_FALSE(contains(quiet.err, "progress:"));
 }
+
+TEST_CASE("CLI: a new backend's page faults on shared memory cost CPU, and are counted", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const auto cpu_of      = [&](const std::vector<std::string>& sets) {
+    std::vector<std::string> args{"run", path, "--json", dir / "r.json"};
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    const Outcome o = walsim(args, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    return nlohmann::json::parse(read_file(dir / "r.json")).at("cpu");
+  };
+  const std::vector<std::string> faults = {"hardware.os.page_fault_read=16us", "hardware.os.page_fault_write=10us",
+                                           "hardware.os.page_first_touch=4.5us"};
+  const std::vector<std::string> none   = {"hardware.os.page_fault_read=0s", "hardware.os.page_fault_write=0s",
+                                           "hardware.os.page_first_touch=0s"};
+  const auto with                       = cpu_of(faults);
+  const auto without                    = cpu_of(none);
+  // Two new backends fault in the heap pages, descriptors and WAL pages of their first
+  // transactions: several faults each, early in a run.
+  CHECK(with.at("page_faults_per_txn").get<double>() > 1);
+  CHECK(with.at("page_first_touches_per_txn").get<double>() > 1);
+  CHECK(without.at("page_faults_per_txn").get<double>() == 0);
+  CHECK(with.at("busy_cpu_us_per_txn").get<double>() > without.at("busy_cpu_us_per_txn").get<double>() + 10);
+}
+
+TEST_CASE("CLI: fault_around must be whole pages", "[cli]")
+{
+  TempDir dir;
+  auto scenario                              = tiny_scenario();
+  scenario["hardware"]["os"]                 = nlohmann::json::object();
+  scenario["hardware"]["os"]["fault_around"] = "6kB";
+  const std::string path                     = write_scenario(dir, "tiny.json", scenario);
+  check_rejected(dir, {path}, path + ": /hardware/os/fault_around: expected a multiple of 4kB");
+}
