@@ -717,6 +717,16 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   CHECK(std::stod(figures.at("measured").at("same_cpu_half_trip").get<std::string>()) > 0);
   CHECK(figures.at("measured").at("fdatasync_context_switches").get<double>() >= 0);
   CHECK(figures.at("measured").at("other_load_cpus").get<double>() >= 0);
+  // A forked child's faults on shared memory: each timed read faulted once.
+  for (const char* key : {"page_fault_read", "page_fault_write", "page_first_touch"}) {
+    INFO(key);
+    const std::string value = figures.at("os").at(key).get<std::string>();
+    CHECK(value.substr(value.size() - 2) == "ns");
+    CHECK(std::stod(value) > 0);
+  }
+  const std::string around = figures["os"].at("fault_around").get<std::string>();
+  CHECK(around.substr(around.size() - 2) == "kB");
+  CHECK(figures.at("measured").at("minor_faults_per_read_fault").get<double>() > 0.5);
   // The scheduler comes from the kernel's release; only EEVDF has a base slice to report.
   const std::string scheduler = figures.at("os").at("scheduler").get<std::string>();
   CHECK((scheduler == "cfs" || scheduler == "eevdf"));
@@ -737,7 +747,9 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
       "validate", dir / "tiny.json",
       "--set",    "hardware.os.fdatasync_cpu=" + figures["os"]["fdatasync_cpu"].get<std::string>(),
       "--set",    "hardware.os.socket_send=" + figures["os"]["socket_send"].get<std::string>(),
-      "--set",    "hardware.os.scheduler=" + scheduler};
+      "--set",    "hardware.os.scheduler=" + scheduler,
+      "--set",    "hardware.os.page_fault_read=" + figures["os"]["page_fault_read"].get<std::string>(),
+      "--set",    "hardware.os.fault_around=" + figures["os"]["fault_around"].get<std::string>()};
   if (figures["os"].contains("time_slice"))
     args.insert(args.end(), {"--set", "hardware.os.time_slice=" + figures["os"]["time_slice"].get<std::string>()});
   // The private cache, where sysfs describes one.
