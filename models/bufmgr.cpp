@@ -17,6 +17,16 @@ void Heapam::PinBuffer(Backend& me, HeapPage& page)
   page.pins++;
 }
 
+// A B-tree descent pins its leaf like any buffer; only the leaf, because the few upper pages a
+// backend faults in once are nothing against its thousands of transactions.
+void Heapam::visit_leaf(Backend& me, Relation& rel, std::uint32_t leaf)
+{
+  if (buffers_ != nullptr) buffers_->visit_leaf(me, rel, leaf);
+  int& buffer = rel.index_leaf_buffer(leaf);
+  if (buffer < 0) buffer = next_buffer_++;
+  shmem::pin_buffer(me, buffer);
+}
+
 void Heapam::UnpinBuffer(Backend& me, HeapPage& page)
 {
   page.header.rmw(me.proc);

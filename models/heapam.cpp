@@ -67,7 +67,7 @@ XLogRecPtr Heapam::log_index_insert(Backend& me, Relation& rel, std::uint32_t ke
 {
   me.proc.work(costs_.index_insert);
   const std::uint32_t leaf = key / IndexEntriesPerLeaf;
-  if (buffers_ != nullptr) buffers_->visit_leaf(me, rel, leaf);
+  visit_leaf(me, rel, leaf);
   if (!rel.permanent()) return InvalidXLogRecPtr;
   XLogRecordData rec{record_header(1) + SizeOfBtreeInsert + SizeOfIndexTupleInt4, 0};
   if (xlog_.needs_image(rel.index_leaf_lsn(leaf))) {
@@ -88,7 +88,7 @@ std::int64_t Heapam::index_fetch(Backend& me, Relation& rel, std::uint32_t rowid
 {
   if (scan_pin != nullptr) *scan_pin = nullptr;
   me.proc.work(costs_.index_descent);
-  if (buffers_ != nullptr) buffers_->visit_leaf(me, rel, rowid / IndexEntriesPerLeaf);
+  visit_leaf(me, rel, rowid / IndexEntriesPerLeaf);
   HeapRow& row      = rel.row(rowid);
   std::uint32_t seq = std::max(row.first_seq, row.killed_before);
   while (seq <= newest_seq(row)) {

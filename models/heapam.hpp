@@ -73,6 +73,7 @@ private:
   // bufmgr.c
   void PinBuffer(Backend& me, HeapPage& page);
   void UnpinBuffer(Backend& me, HeapPage& page);
+  void visit_leaf(Backend& me, Relation& rel, std::uint32_t leaf);
   /// ReadBuffer and ReleaseBuffer of a page this backend may already hold pinned (held, the
   /// index scan's page): a second pin only counts in the backend's private reference count.
   void ReadBuffer(Backend& me, HeapPage& page, const HeapPage* held);
@@ -107,7 +108,7 @@ private:
   LockManager& locks_;
   HintStats hint_stats_;
   SharedBuffers* buffers_ = nullptr;
-  int next_buffer_        = 0; // buffers handed to pages so far (HeapPage::buffer)
+  int next_buffer_        = 0; // buffers handed out so far, to heap pages and index leaves
 };
 
 inline std::uint32_t newest_seq(const HeapRow& row)

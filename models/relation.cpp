@@ -92,6 +92,13 @@ XLogRecPtr& Relation::index_leaf_lsn(std::uint32_t leaf)
   return index_leaf_lsn_[leaf];
 }
 
+int& Relation::index_leaf_buffer(std::uint32_t leaf)
+{
+  if (leaf >= index_leaf_buffer_.size())
+    index_leaf_buffer_.resize(std::max<std::size_t>(leaf + 1u, index_leaf_buffer_.size() * 2), -1);
+  return index_leaf_buffer_[leaf];
+}
+
 HeapRow& Relation::row(std::uint32_t id)
 {
   constexpr std::uint64_t kDenseRows = 4u << 20;

@@ -125,6 +125,8 @@ public:
   void reset_content_lock_stats();
   /// LSNs of the primary key's leaf pages that received an entry (for their full-page images).
   XLogRecPtr& index_leaf_lsn(std::uint32_t leaf);
+  /// The shared buffer a leaf page of the primary key was first read into (-1 before that).
+  int& index_leaf_buffer(std::uint32_t leaf);
   /// Leaf pages of the primary key over the rows of the initial load (pgbench's keys 1..nrows).
   std::uint32_t index_leaves() const { return static_cast<std::uint32_t>(nrows_ / IndexEntriesPerLeaf + 1); }
   sim::LWLock& extension_lock() { return extension_lock_; }
@@ -153,6 +155,7 @@ private:
   SparseRows<HeapRow> sparse_rows_;
   std::vector<std::unique_ptr<HeapPage>> pages_;
   std::vector<XLogRecPtr> index_leaf_lsn_;
+  std::vector<int> index_leaf_buffer_;
   sim::LWLock extension_lock_;
   RelationStats stats_;
 };

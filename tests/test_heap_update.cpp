@@ -1,6 +1,7 @@
 /* UPDATE under row-lock conflicts (heapam.c's heap_update and heap_lock_tuple, nodeModifyTable.c's
  * EvalPlanQual path; PostgreSQL 15): the index scan's pin and the waiter's pin, and the lock
  * record written before an updated row is rechecked. */
+#include "models/shmem.hpp"
 #include "txn_rig.hpp"
 
 #include <catch2/catch.hpp>
@@ -178,4 +179,33 @@ TEST_CASE("heap_update that must move the row to another page WAL-logs a row loc
   CHECK(rig.logged.stats().tuple_locks == 0);
   const pg::TupleVersion& old = rig.logged.row(1).versions.front();
   CHECK((old.infomask & pg::HEAP_XMAX_LOCK_ONLY) == 0); // the update replaced the lock
+}
+
+TEST_CASE("an index scan by a new backend faults in the B-tree leaf's buffer as well as the heap page's",
+          "[heapam][page_table]")
+{
+  TxnRig rig(test::txn_scenario(HintBitRule::Always));
+  sim::PageFaultStats first;
+  sim::PageFaultStats again;
+  rig.run([&](Backend& b0) {
+    committed_row(rig, b0);
+    sim::PageFaultParams faults;
+    faults.read         = 1e-6;
+    faults.write        = 1e-6;
+    faults.fault_around = 1; // one 4 kB page per fault, so faults count pages
+    b0.page_table       = std::make_unique<sim::PageTable>(faults, pg::shmem::kSegments);
+    rig.xact.StartTransaction(b0);
+    rig.procarray.GetSnapshotData(b0);
+    CHECK(rig.heap.index_fetch(b0, rig.logged, 1) == 0);
+    first = b0.page_table->stats();
+    CHECK(rig.heap.index_fetch(b0, rig.logged, 2) == 0); // the same leaf and heap page
+    again = b0.page_table->stats();
+    rig.xact.CommitTransaction(b0);
+  });
+  // Two buffers (the heap page's and the leaf's), each two 4 kB pages read; their descriptors
+  // share one page, written by the pin's compare-and-swap.
+  CHECK(first.read_faults == 4);
+  CHECK(first.write_faults == 1);
+  CHECK(again.read_faults == first.read_faults);
+  CHECK(again.write_faults == first.write_faults);
 }
