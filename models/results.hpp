@@ -63,6 +63,7 @@ struct RunResult {
   double cpu_wakeup_preemptions_per_txn = 0; // running processes preempted by a woken one
   double cpu_page_faults_per_txn        = 0; // backends' faults on shared memory (perf's minor-faults)
   double cpu_first_touches_per_txn      = 0; // first accesses to pages fault-around mapped
+  double cpu_busy_interrupts_per_txn    = 0; // device completions that interrupted a busy CPU
   struct ProcessSwitches {
     std::string kind; // "backend", "pgbench", "walwriter", ...
     double voluntary = 0, involuntary = 0;

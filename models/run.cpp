@@ -140,9 +140,10 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
       faults += b->page_table->stats().read_faults + b->page_table->stats().write_faults;
       first_touches += b->page_table->stats().first_touches;
     }
-  r.cpu_page_faults_per_txn   = per_txn(faults);
-  r.cpu_first_touches_per_txn = per_txn(first_touches);
-  const auto busy             = cpu.busy_seconds_by_kind(sim::Simulation::now());
+  r.cpu_page_faults_per_txn     = per_txn(faults);
+  r.cpu_first_touches_per_txn   = per_txn(first_touches);
+  r.cpu_busy_interrupts_per_txn = per_txn(cpu.busy_interrupts());
+  const auto busy               = cpu.busy_seconds_by_kind(sim::Simulation::now());
   for (const auto& [kind, n] : cpu.switches_by_kind()) {
     const double us       = r.transactions > 0 ? busy.at(kind) * 1e6 / static_cast<double>(r.transactions) : 0;
     const double delay_us = n.wakeups > 0 ? n.wakeup_delay * 1e6 / static_cast<double>(n.wakeups) : 0;

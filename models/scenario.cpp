@@ -151,6 +151,8 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   c.context_switch            = o.duration("context_switch", std::nullopt, 0, 0.1);
   c.busy_wakeup_cpu           = o.duration("busy_wakeup_cpu", "0s", 0, 0.1);
   c.busy_io_delay             = o.duration("busy_io_delay", "0s", 0, 0.1);
+  c.io_interrupt_cpu          = static_cast<int>(o.integer("io_interrupt_cpu", -1, -1, 65535));
+  c.busy_io_interrupt         = o.duration("busy_io_interrupt", "0s", 0, 0.01);
   os.futex_wake               = o.duration("futex_wake", std::nullopt, 0, 0.01);
   os.signal                   = o.duration("signal", std::nullopt, 0, 0.01);
   os.signal_handler           = o.duration("signal_handler", "1us", 0, 0.01);

@@ -24,6 +24,13 @@
  *                             model charges apart. In a VM the host serves the virtual device on
  *                             the physical CPUs that run the vCPUs, so an I/O completes later
  *                             when they are all busy;
+ *   io_interrupt_cpu,         the same pwrite + fdatasync in a child pinned to one CPU while a
+ *   busy_io_interrupt         lowest-priority spinner keeps another busy, each CPU in turn as the
+ *                             spinner's: the CPU whose device interrupts (/proc/interrupts)
+ *                             rise by one or more per call takes the completions, and the turns
+ *                             its spinner loses per interrupt are what a completion costs a busy
+ *                             CPU (the guest's handler; in a VM the host's work on that vCPU),
+ *                             time the interrupted process's own clock still counts;
  *   pread(_per_kB),           read() and write() of 8 kB and of 1 kB at random page offsets of
  *   pwrite(_per_kB)           a 64 MB file in --dir that the page cache holds: the two sizes
  *                             split each call into a fixed part and a copy per kB, as the model
@@ -62,6 +69,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -70,6 +78,7 @@
 #include <iostream>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -366,6 +375,104 @@ BusySync busy_sync_latency(const std::string& dir, const std::vector<int>& cpus,
     return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
   };
   return {mean(idle), median(idle), mean(busy), median(busy)};
+}
+
+// /proc/interrupts: device interrupts (the numbered lines; the kernel's own, such as timer and
+// reschedule interrupts, are named) taken by each CPU since boot, by CPU number.
+std::vector<long long> device_interrupts()
+{
+  std::ifstream in("/proc/interrupts");
+  std::string header;
+  if (!std::getline(in, header)) throw std::runtime_error("cannot read /proc/interrupts");
+  std::vector<int> cpu_of_column;
+  std::istringstream names(header);
+  for (std::string name; names >> name;) cpu_of_column.push_back(std::stoi(name.substr(3)));
+  std::vector<long long> count(static_cast<std::size_t>(CPU_SETSIZE), 0);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string label;
+    fields >> label;
+    if (label.empty() || !std::isdigit(static_cast<unsigned char>(label[0]))) continue;
+    for (const int cpu : cpu_of_column) {
+      long long n = 0;
+      if (!(fields >> n)) break;
+      count[static_cast<std::size_t>(cpu)] += n;
+    }
+  }
+  return count;
+}
+
+struct InterruptCosts {
+  int cpu         = -1;        // the CPU that takes the device's completions (-1: none found)
+  double per_call = 0;         // its device interrupts per pwrite + fdatasync
+  double busy     = 0;         // what each costs it while busy (seconds)
+  std::vector<double> per_cpu; // device interrupts per call, by position in the CPU list
+};
+
+// pwrite + fdatasync in a child pinned to one CPU while a lowest-priority spinner keeps another
+// busy, for each CPU in turn as the spinner's. The CPU whose device interrupts rise by about one
+// per device request takes the completions (a virtio queue's interrupt is bound to one vCPU); the
+// turns its spinner loses per interrupt are what a completion costs a busy CPU: the guest's
+// handler and, in a VM, the host's work on that vCPU, which the interrupted process is never told
+// of (its CPU clock runs on).
+// One round: the calls in a child pinned to sync_cpu; returns the wall time they took and adds the
+// spinner's turns and the device interrupts on its CPU meanwhile.
+double sync_round(const std::string& dir, int sync_cpu, int n, const Spinners& spinner, int busy_cpu, double* turns,
+                  double* irqs)
+{
+  const auto irq0 = device_interrupts();
+  const double k0 = spinner.turns();
+  const double t0 = wall_now();
+  const pid_t pid = fork();
+  must(pid >= 0, "fork");
+  if (pid == 0) {
+    try {
+      pin_to(sync_cpu);
+      fdatasync_costs(dir, n);
+    } catch (const std::exception&) {
+      _exit(1);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  must(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the fdatasync child");
+  const double elapsed = wall_now() - t0;
+  *turns += spinner.turns() - k0;
+  const auto b = static_cast<std::size_t>(busy_cpu);
+  *irqs += static_cast<double>(device_interrupts()[b] - irq0[b]);
+  return elapsed;
+}
+
+InterruptCosts busy_interrupt_costs(const std::string& dir, const std::vector<int>& cpus, int n, int rounds)
+{
+  InterruptCosts found;
+  const int per_round = std::max(1, n / rounds);
+  for (std::size_t i = 0; i < cpus.size(); i++) {
+    const int busy_cpu = cpus[i];
+    const Spinners spinner({busy_cpu});
+    // The spinner's rate drifts on a shared host: each round is set against the rate measured just
+    // before and just after it.
+    double lost = 0, irqs = 0;
+    double rate = spinner.rate(0.2);
+    for (int r = 0; r < rounds; r++) {
+      double turns         = 0;
+      const double elapsed = sync_round(dir, cpus[(i + 1) % cpus.size()], per_round, spinner, busy_cpu, &turns, &irqs);
+      const double after   = spinner.rate(0.2);
+      lost += elapsed - turns / ((rate + after) / 2);
+      rate = after;
+    }
+    const double calls = static_cast<double>(per_round) * rounds;
+    found.per_cpu.push_back(irqs / calls);
+    if (irqs / calls > found.per_call) {
+      found.per_call = irqs / calls;
+      found.busy     = irqs > 0 ? std::max(0.0, lost) / irqs : 0;
+      found.cpu      = busy_cpu;
+    }
+  }
+  // Fewer than one interrupt per request: completions are spread over CPUs, or polled.
+  if (found.per_call < 1) found = InterruptCosts{-1, found.per_call, 0, found.per_cpu};
+  return found;
 }
 
 struct PageCacheCosts {
@@ -689,12 +796,14 @@ int main(int argc, char** argv)
     const PingPong across       = two_cpus ? ping_pong(cpus[0], cpus[1], iterations) : PingPong{};
     const double busy_half_cpu  = two_cpus ? busy_half_trip_cpu(cpus[0], cpus[1], iterations) : 0;
     const SyncCosts sync        = fdatasync_costs(dir, std::max(10, iterations / 20));
-    const BusySync busy_sync   = two_cpus ? busy_sync_latency(dir, cpus, std::max(10, iterations / 20), 5) : BusySync{};
-    const PageCacheCosts cache = page_cache_costs(dir, std::max(100, iterations / 5));
-    const FaultCosts faults    = page_fault_costs();
-    const nlohmann::json gaps  = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
-    const double cache_bytes   = private_cache_bytes(cpus.at(0));
-    const RefillCosts refill   = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
+    const BusySync busy_sync = two_cpus ? busy_sync_latency(dir, cpus, std::max(10, iterations / 20), 5) : BusySync{};
+    const InterruptCosts irq =
+        two_cpus ? busy_interrupt_costs(dir, cpus, std::max(10, iterations / 10), 5) : InterruptCosts{};
+    const PageCacheCosts cache  = page_cache_costs(dir, std::max(100, iterations / 5));
+    const FaultCosts faults     = page_fault_costs();
+    const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
+    const double cache_bytes    = private_cache_bytes(cpus.at(0));
+    const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
     const KernelScheduler sched = kernel_scheduler();
     const double other          = load.cpus();
     const double io             = sock.send + sock.recv;
@@ -721,6 +830,8 @@ int main(int argc, char** argv)
       // Two device requests per call, each completion waking the caller onto a busy CPU.
       os["busy_io_delay"] =
           us(std::max(0.0, (busy_sync.busy_mean - busy_sync.idle_mean) / 2 - (context_switch + busy_wakeup)));
+      os["io_interrupt_cpu"]  = irq.cpu;
+      os["busy_io_interrupt"] = us(irq.busy);
     }
     nlohmann::json cpu = nlohmann::json::object();
     if (cache_bytes > 0)
@@ -742,6 +853,7 @@ int main(int argc, char** argv)
             {"busy_mean", us(busy_sync.busy_mean)},
             {"busy_median", us(busy_sync.busy_median)}}},
           {"fdatasync_system_cpu", us(sync.system_cpu)},
+          {"device_interrupts_per_fdatasync_by_cpu", irq.per_cpu},
           {"fdatasync_context_switches", sync.switches},
           {"idle_gap_scan", gaps},
           {"refill_per_kB_independent_loads", ns(refill.independent)},
@@ -775,6 +887,15 @@ int main(int argc, char** argv)
                 << us(busy_sync.idle_mean) << "), median " << us(busy_sync.busy_median) << " (idle "
                 << us(busy_sync.idle_median) << ") per call -> busy_io_delay " << os["busy_io_delay"].get<std::string>()
                 << "\n";
+    if (two_cpus) {
+      std::cout << "8kB pwrite + fdatasync on one CPU, a spinner on another: device interrupts per call on the "
+                   "spinner's CPU";
+      for (std::size_t i = 0; i < irq.per_cpu.size(); i++)
+        std::cout << (i == 0 ? " " : ", ") << "CPU " << cpus[i] << " " << std::fixed << std::setprecision(2)
+                  << irq.per_cpu[i];
+      std::cout << " -> io_interrupt_cpu " << irq.cpu << ", busy_io_interrupt "
+                << os["busy_io_interrupt"].get<std::string>() << " (the spinner's loss per interrupt)\n";
+    }
     std::cout << "page cache, random pages of a cached file in " << dir << ": read() " << ns(cache.read) << " + "
               << ns(cache.read_per_kb) << " per kB (pread, pread_per_kB), write() " << ns(cache.write) << " + "
               << ns(cache.write_per_kb) << " per kB (pwrite, pwrite_per_kB)\n";

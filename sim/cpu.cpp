@@ -471,6 +471,7 @@ void Cpu::reset_stats(double now)
   switches_           = 0;
   migrations_         = 0;
   wakeup_preemptions_ = 0;
+  busy_interrupts_    = 0;
   std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
   std::fill(busy_of_kind_.begin(), busy_of_kind_.end(), 0.0);
   refill_seconds_ = 0;

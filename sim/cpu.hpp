@@ -73,6 +73,15 @@ struct CpuParams {
   /// the guest: until a vCPU goes idle (the host's device thread then runs in its place), at
   /// most this long (the host preempts a vCPU for it). 0 on bare metal.
   double busy_io_delay = 0;
+  /// The hardware thread that takes the devices' completion interrupts (a virtio queue's interrupt
+  /// is bound to one vCPU), or -1: interrupts not modelled. A slot the model's CPUs do not include
+  /// stands for a CPU that runs none of the simulated processes, so its interrupts cost them nothing.
+  int io_interrupt_cpu = -1;
+  /// What a completion takes on that CPU while it runs a process, in a virtual machine: the
+  /// interrupt's handling in the guest and the host's work on that vCPU's physical CPU. The process
+  /// makes no progress meanwhile, though the guest counts it busy; the completion reaches its waiter
+  /// after it. An idle CPU's part is the idle wake-up's.
+  double busy_io_interrupt = 0;
   /// Cache-line transfer costs for atomic operations.
   double line_hit    = 1e-9;   // the line is already in this core's cache
   double line_local  = 50e-9;  // from another core of the same socket
@@ -122,6 +131,15 @@ public:
   std::size_t run_queue_length() const { return waiting_; }
   /// Every hardware thread is held by a process.
   bool all_busy() const { return free_slots_ == 0; }
+  /// The process holding a slot, or nullptr (idle, or no such slot).
+  Proc* holder(int slot) const
+  {
+    return slot >= 0 && slot < slots() ? slots_[static_cast<std::size_t>(slot)].holder : nullptr;
+  }
+  /// A device completion interrupted a busy CPU (CpuParams::busy_io_interrupt).
+  void note_busy_interrupt() { busy_interrupts_++; }
+  /// Completions that interrupted a busy CPU since the last reset_stats().
+  std::uint64_t busy_interrupts() const { return busy_interrupts_; }
   /// How many times a hardware thread went idle (a release that left it free), since the start.
   std::uint64_t idle_entries() const { return idle_entries_; }
 
@@ -239,6 +257,7 @@ private:
   std::uint64_t arrivals_           = 0;
   int free_slots_                   = 0;
   std::uint64_t idle_entries_       = 0;
+  std::uint64_t busy_interrupts_    = 0;
   double busy_seconds_              = 0;
   std::uint64_t switches_           = 0;
   std::vector<std::string> kinds_;

@@ -314,11 +314,27 @@ void Proc::deliver_io_completion()
 {
   constexpr double kPoll = 2e-6;
   const double delay     = cpu_.params().busy_io_delay;
-  if (delay <= 0 || !cpu_.all_busy()) return;
-  const double deadline     = now() + delay;
-  const std::uint64_t idled = cpu_.idle_entries();
-  while (now() < deadline && cpu_.all_busy() && cpu_.idle_entries() == idled)
-    lookahead::sleep_until(std::min(deadline, now() + kPoll));
+  if (delay > 0 && cpu_.all_busy()) {
+    const double deadline     = now() + delay;
+    const std::uint64_t idled = cpu_.idle_entries();
+    while (now() < deadline && cpu_.all_busy() && cpu_.idle_entries() == idled)
+      lookahead::sleep_until(std::min(deadline, now() + kPoll));
+  }
+  interrupt_busy_cpu();
+}
+
+// The completion's interrupt lands on one CPU. If a process runs there, the handler (and in a VM
+// the host's work on that vCPU) takes its time before the waiter is woken; the process stalls for
+// it, so the stall is added to what it has accrued, and it shows as that process's busy time.
+void Proc::interrupt_busy_cpu()
+{
+  const double cost = cpu_.params().busy_io_interrupt;
+  if (cost <= 0) return;
+  Proc* holder = cpu_.holder(cpu_.params().io_interrupt_cpu);
+  if (holder == nullptr || holder == this) return;
+  cpu_.note_busy_interrupt();
+  holder->stall(cost);
+  lookahead::sleep_until(now() + cost);
 }
 
 // A timer or a device ends this wait, not a process; a wake() that came meanwhile is for the

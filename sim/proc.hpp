@@ -124,6 +124,7 @@ private:
   void resume();
   void end_device_wait();
   void deliver_io_completion();
+  void interrupt_busy_cpu();
   void run(double seconds);
   void set_event(WaitEventId event);
   void close_interval(double t);

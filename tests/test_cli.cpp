@@ -738,6 +738,11 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
     CHECK(scan.front().at("idle_gap") == "0.0us");
     CHECK(scan.back().at("idle_gap") == "1000.0us");
     CHECK(std::stod(figures.at("measured").at("busy_cross_cpu_half_trip_cpu").get<std::string>()) >= 0);
+    // The CPU taking the device's interrupts, if one takes them all (none on tmpfs).
+    CHECK(figures["os"].at("io_interrupt_cpu").get<int>() >= -1);
+    CHECK(std::stod(figures["os"].at("busy_io_interrupt").get<std::string>()) >= 0);
+    CHECK(figures.at("measured").at("device_interrupts_per_fdatasync_by_cpu").size() ==
+          static_cast<std::size_t>(CPU_COUNT(&allowed)));
   }
   CHECK(dir.entries().empty()); // its test file is removed
 
@@ -752,6 +757,10 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
       "--set",    "hardware.os.fault_around=" + figures["os"]["fault_around"].get<std::string>()};
   if (figures["os"].contains("time_slice"))
     args.insert(args.end(), {"--set", "hardware.os.time_slice=" + figures["os"]["time_slice"].get<std::string>()});
+  if (figures["os"].contains("io_interrupt_cpu"))
+    args.insert(args.end(),
+                {"--set", "hardware.os.io_interrupt_cpu=" + figures["os"]["io_interrupt_cpu"].dump(), "--set",
+                 "hardware.os.busy_io_interrupt=" + figures["os"]["busy_io_interrupt"].get<std::string>()});
   // The private cache, where sysfs describes one.
   REQUIRE(figures.contains("cpu"));
   if (figures["cpu"].contains("cache")) {
@@ -948,6 +957,36 @@ TEST_CASE("CLI: a new backend's page faults on shared memory cost CPU, and are c
   CHECK(with.at("page_first_touches_per_txn").get<double>() > 1);
   CHECK(without.at("page_faults_per_txn").get<double>() == 0);
   CHECK(with.at("busy_cpu_us_per_txn").get<double>() > without.at("busy_cpu_us_per_txn").get<double>() + 10);
+}
+
+TEST_CASE("CLI: WAL flushes whose completions interrupt a busy CPU are counted", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const auto cpu_of      = [&](const std::string& cost) {
+    const Outcome o = walsim({"run", path, "--json", dir / "r.json", "--set", "settings.synchronous_commit=on", "--set",
+                              "hardware.os.io_interrupt_cpu=1", "--set", "hardware.os.busy_io_interrupt=" + cost},
+                                  dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    return nlohmann::json::parse(read_file(dir / "r.json")).at("cpu");
+  };
+  // Two clients on two CPUs: while one waits for its flush, the other often runs on CPU 1.
+  const auto with    = cpu_of("30us");
+  const auto without = cpu_of("0s");
+  CHECK(with.at("busy_io_interrupts_per_txn").get<double>() > 0.1);
+  CHECK(without.at("busy_io_interrupts_per_txn").get<double>() == 0);
+  CHECK(with.at("busy_cpu_us_per_txn").get<double>() > without.at("busy_cpu_us_per_txn").get<double>());
+}
+
+TEST_CASE("CLI: io_interrupt_cpu is a CPU number or -1", "[cli]")
+{
+  TempDir dir;
+  auto scenario                                  = tiny_scenario();
+  scenario["hardware"]["os"]                     = nlohmann::json::object();
+  scenario["hardware"]["os"]["io_interrupt_cpu"] = -2;
+  const std::string path                         = write_scenario(dir, "tiny.json", scenario);
+  check_rejected(dir, {path}, path + ": /hardware/os/io_interrupt_cpu: ");
 }
 
 TEST_CASE("CLI: fault_around must be whole pages", "[cli]")
