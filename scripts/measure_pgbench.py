@@ -78,9 +78,14 @@ def pin_server(db, cpus):
         subprocess.run(["taskset", "-a", "-p", "-c", cpus, pid], check=True, capture_output=True)
 
 
-def pgbench(db, script, clients, seconds, cpus=None):
-    cmd = (["taskset", "-c", cpus] if cpus else []) + ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients), "-j", "1",
-           "-T", str(seconds), db]
+def threads_for(clients, jobs):
+    """pgbench's -j as it runs: never more threads than clients."""
+    return min(jobs, clients)
+
+
+def pgbench(db, script, clients, jobs, seconds, cpus=None):
+    cmd = (["taskset", "-c", cpus] if cpus else []) + ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients),
+                                                        "-j", str(threads_for(clients, jobs)), "-T", str(seconds), db]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     tps = float(re.search(r"^tps = ([0-9.]+)", out, re.M).group(1))
     lat = float(re.search(r"^latency average = ([0-9.]+) ms", out, re.M).group(1))
@@ -95,13 +100,13 @@ def heap_pages(db):
             for t in ("pgbench_branches", "pgbench_tellers")}
 
 
-def one_run(db, script, clients, sync, seconds, hz, cpus):
+def one_run(db, script, clients, jobs, sync, seconds, hz, cpus):
     set_sync(db, sync)
     pages = heap_pages(db)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     before = proc_stat()
-    cmd, tps, lat, txns = pgbench(db, script, clients, seconds, cpus)
+    cmd, tps, lat, txns = pgbench(db, script, clients, jobs, seconds, cpus)
     after = proc_stat()
     wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
                    (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
@@ -115,7 +120,7 @@ def one_run(db, script, clients, sync, seconds, hz, cpus):
         "command": cmd,
         "script": script,
         "clients": clients,
-        "threads": 1,
+        "threads": threads_for(clients, jobs),
         "duration_s": seconds,
         "synchronous_commit": sync,
         "tps": tps,
@@ -140,12 +145,16 @@ def main():
     ap.add_argument("--clients", default="1,4,16")
     ap.add_argument("--sync", default="on,off",
                     help="synchronous_commit values; select-only runs with the first only")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="pgbench -j: worker threads, cut to the clients as pgbench does (default 1)")
     ap.add_argument("--time", type=int, default=20)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
     ap.add_argument("--cpus", help="pin the server and pgbench to these CPUs (taskset list, e.g. 0)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    if a.jobs < 1:
+        ap.error("--jobs must be at least 1")
     if a.cpus:
         pin_server(a.db, a.cpus)
     hz = 100  # USER_HZ, the unit of /proc/stat on Linux
@@ -158,7 +167,7 @@ def main():
     runs = []
     for rep in range(1, a.reps + 1):
         for script, c, s in points:
-            r = one_run(a.db, script, c, s, a.time, hz, a.cpus)
+            r = one_run(a.db, script, c, a.jobs, s, a.time, hz, a.cpus)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
@@ -172,7 +181,7 @@ def main():
         "postgresql": psql(a.db, "SELECT version()"),
         "host": platform.platform(),
         "hardware": {"cpus": os.cpu_count(), "cpu": cpu_model()},
-        "method": f"pgbench -n -M prepared -j 1, -T {a.time}, {a.reps} repetitions interleaved; "
+        "method": f"pgbench -n -M prepared -j {a.jobs} (at most one per client), -T {a.time}, {a.reps} repetitions interleaved; "
                   "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
                   "from /proc/stat over the pgbench run, machine-wide. Measured by "
                   "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: server and pgbench pinned to "

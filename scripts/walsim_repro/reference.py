@@ -47,6 +47,18 @@ class LocalRuns:
             raise KeyError(f"{self.path}: no runs of {experiment}/{config}")
         return runs
 
+    def jobs(self, experiment):
+        """pgbench's -j for an experiment's runs, as walsim's pgbench.jobs: the one thread count J
+        for which every run used min(J, clients) threads, as pgbench cuts -j to the clients."""
+        runs = [r for r in self.data["runs"] if r["experiment"] == experiment]
+        if not runs:
+            raise KeyError(f"{self.path}: no runs of {experiment}")
+        jobs = max(r["threads"] for r in runs)
+        odd = [r["config"] for r in runs if r["threads"] != min(jobs, r["clients"])]
+        if odd:
+            raise ValueError(f"{self.path}: {experiment}'s runs used different pgbench -j ({', '.join(sorted(set(odd)))})")
+        return jobs
+
     def median_per_transaction(self, experiment, config, counter):
         """Median over repetitions of pg_stat_wal's counter divided by the transactions."""
         return statistics.median(r["wal"][counter] / r["transactions"] for r in self.runs(experiment, config))

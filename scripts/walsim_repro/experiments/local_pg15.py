@@ -72,8 +72,9 @@ def _runs():
 
 
 def sweep(quick):
-    """The measured duration (the FPI share of the WAL depends on it) and, in full mode, as many
-    replications as the measurement had; quick mode runs one."""
+    """The measured duration (the FPI share of the WAL depends on it) and pgbench threads (-j 2, one
+    per client at 1 client) and, in full mode, as many replications as the measurement had; quick
+    mode runs one."""
     some_runs = _runs().runs(EXPERIMENT, _config(CLIENTS[0], SYNC[0]))
     duration = some_runs[0]["duration_s"]
     unsampled = [c for c in CLIENTS if c not in WAIT_CLIENTS]
@@ -81,7 +82,8 @@ def sweep(quick):
              "sampled": ["pgbench.clients=" + ",".join(map(str, WAIT_CLIENTS)),
                          f"run.activity_sampling.interval={SAMPLING}"]}
     return SweepSpec(vary=["settings.synchronous_commit=" + ",".join(SYNC)],
-                     repeat=1 if quick else len(some_runs), sets=[f"pgbench.time={duration}s"], cases=cases)
+                     repeat=1 if quick else len(some_runs),
+                     sets=[f"pgbench.time={duration}s", f"pgbench.jobs={_runs().jobs(EXPERIMENT)}"], cases=cases)
 
 
 def _simulated(sim, point, metric):

@@ -66,7 +66,7 @@ def _setup():
     """The measured setup as walsim overrides, read from the reference file."""
     s = _reference()["setup"]
     return [f"pgbench.heap_pages.{table}={pages}" for table, pages in HEAP_PAGES.items()] + [
-            f"pgbench.scale={s['scale']}", f"pgbench.clients={s['clients']}",
+            f"pgbench.scale={s['scale']}", f"pgbench.clients={s['clients']}", f"pgbench.jobs={s['jobs']}",
             f"settings.shared_buffers={s['shared_buffers']}",
             f"settings.synchronous_commit={s['synchronous_commit']}", f"pgbench.time={s['duration_s']}s",
             "run.checkpoint_at_start=true"]

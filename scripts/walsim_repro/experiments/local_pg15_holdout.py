@@ -98,14 +98,19 @@ def _duration(experiment):
     return f"{windows.pop()}s"
 
 
+def _jobs(experiment):
+    """The measured runs' pgbench -j, as a walsim override."""
+    return f"pgbench.jobs={_runs().jobs(experiment)}"
+
+
 def sweep(quick):
     if quick:
         repeat, time = QUICK
         return SweepSpec(vary=[], repeat=repeat, sets=[f"pgbench.time={time}"],
-                         cases={_case(e, s, c): _case_keys(cpus, clients, s, c)
+                         cases={_case(e, s, c): _case_keys(cpus, clients, s, c) + [_jobs(e)]
                                 for e, cpus, clients, cases in EXPERIMENTS for s, c in cases})
     return SweepSpec(vary=[], repeat=FULL_REPEAT,
-                     cases={_case(e, s, c): _case_keys(cpus, clients, s, c) + [f"pgbench.time={_duration(e)}"]
+                     cases={_case(e, s, c): _case_keys(cpus, clients, s, c) + [_jobs(e), f"pgbench.time={_duration(e)}"]
                             for e, cpus, clients, cases in EXPERIMENTS for s, c in cases})
 
 

@@ -50,11 +50,12 @@ def _config(clients):
 
 
 def sweep(quick):
-    """The measured points over the measured window; three replications in full mode, one in
-    quick mode."""
+    """The measured points over the measured window, with the measured pgbench threads; three
+    replications in full mode, one in quick mode."""
     window = _runs().runs(EXPERIMENT, _config(_clients()[0]))[0]["duration_s"]
     return SweepSpec(vary=["pgbench.clients=" + ",".join(map(str, _clients()))], repeat=1 if quick else 3,
-                     sets=[f"pgbench.builtin={SCRIPT}", "settings.synchronous_commit=on", f"pgbench.time={window}s"])
+                     sets=[f"pgbench.builtin={SCRIPT}", "settings.synchronous_commit=on", f"pgbench.time={window}s",
+                           f"pgbench.jobs={_runs().jobs(EXPERIMENT)}"])
 
 
 def _measured(clients, metric):
