@@ -100,7 +100,12 @@ def heap_pages(db):
             for t in ("pgbench_branches", "pgbench_tellers")}
 
 
-def one_run(db, script, clients, jobs, sync, seconds, hz, cpus):
+def config_name(script, clients, sync, jobs=None):
+    """A point's name; with several -j measured, the threads it ran (e.g. tpcb-like_c2_syncoff_j2)."""
+    return f"{script}_c{clients}_sync{sync}" + (f"_j{jobs}" if jobs is not None else "")
+
+
+def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name):
     set_sync(db, sync)
     pages = heap_pages(db)
     psql(db, "CHECKPOINT")
@@ -116,7 +121,7 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus):
                    (float(x) for x in psql(db, "SELECT wal_write_time, wal_sync_time FROM pg_stat_wal").split("|"))))
     d = {k: after[k] - before[k] for k in after}
     return {
-        "config": f"{script}_c{clients}_sync{sync}",
+        "config": name,
         "command": cmd,
         "script": script,
         "clients": clients,
@@ -145,37 +150,42 @@ def main():
     ap.add_argument("--clients", default="1,4,16")
     ap.add_argument("--sync", default="on,off",
                     help="synchronous_commit values; select-only runs with the first only")
-    ap.add_argument("--jobs", type=int, default=1,
-                    help="pgbench -j: worker threads, cut to the clients as pgbench does (default 1)")
+    ap.add_argument("--jobs", default="1",
+                    help="pgbench -j: worker threads, cut to the clients as pgbench does; a list "
+                         "(e.g. 1,2) measures each, and names each point with the threads it ran")
     ap.add_argument("--time", type=int, default=20)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
     ap.add_argument("--cpus", help="pin the server and pgbench to these CPUs (taskset list, e.g. 0)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    if a.jobs < 1:
+    try:
+        jobs = [int(j) for j in a.jobs.split(",")]
+    except ValueError:
+        ap.error(f"--jobs: expected a list of integers, got {a.jobs!r}")
+    if min(jobs) < 1:
         ap.error("--jobs must be at least 1")
     if a.cpus:
         pin_server(a.db, a.cpus)
     hz = 100  # USER_HZ, the unit of /proc/stat on Linux
     syncs = a.sync.split(",")
-    points = []
+    points = []  # (script, clients, threads, sync, name): each distinct -j a client count runs
     for script in a.scripts.split(","):
         for c in (int(x) for x in a.clients.split(",")):
             for s in (syncs[:1] if script == "select-only" else syncs):
-                points.append((script, c, s))
+                for t in sorted({threads_for(c, j) for j in jobs}):
+                    points.append((script, c, t, s, config_name(script, c, s, t if len(jobs) > 1 else None)))
     runs = []
     for rep in range(1, a.reps + 1):
-        for script, c, s in points:
-            r = one_run(a.db, script, c, a.jobs, s, a.time, hz, a.cpus)
+        for script, c, t, s, name in points:
+            r = one_run(a.db, script, c, t, s, a.time, hz, a.cpus, name)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
             print(f"{r['config']} rep {rep}: {r['tps']:.0f} tps, "
                   f"{r['cpu']['busy_cpu_us_per_txn']} us CPU/txn", file=sys.stderr)
     medians = {}
-    for script, c, s in points:
-        name = f"{script}_c{c}_sync{s}"
+    for *_, name in points:
         medians[f"{a.experiment}/{name}"] = statistics.median(r["tps"] for r in runs if r["config"] == name)
     doc = {
         "postgresql": psql(a.db, "SELECT version()"),
