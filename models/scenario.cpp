@@ -167,8 +167,14 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
   read_page_faults(o, os.page_faults);
 
-  const std::string queues = o.choice("run_queues", "global", {"global", "per_cpu"});
-  c.run_queues             = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;
+  const std::string queues    = o.choice("run_queues", "global", {"global", "per_cpu"});
+  c.run_queues                = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;
+  const std::string placement = o.choice("wake_placement", "idle_cpu", {"idle_cpu", "previous_cpu"});
+  c.wake_placement = placement == "previous_cpu" ? sim::WakePlacement::PreviousCpu : sim::WakePlacement::IdleCpu;
+  if (c.wake_placement == sim::WakePlacement::PreviousCpu && c.run_queues != sim::RunQueues::PerCpu)
+    o.fail("wake_placement", "expected idle_cpu with run_queues global (placement needs per-CPU run queues)");
+  c.balance_tick     = o.duration("balance_tick", "4ms", 1e-5, 1);
+  c.cache_nice_tries = static_cast<int>(o.integer("cache_nice_tries", 1, 0, 100));
   read_wakeup_preemption(o, c);
 }
 

@@ -88,7 +88,11 @@ void Cpu::assign(Proc& proc, int slot, double now)
 
 bool Cpu::try_take(Proc& proc, bool woken)
 {
-  const int slot = pick_free_slot(proc.slot_);
+  const bool stays = woken && proc.slot_ >= 0 && params_.run_queues == RunQueues::PerCpu &&
+                     params_.wake_placement == WakePlacement::PreviousCpu;
+  const int slot = !stays                                                           ? pick_free_slot(proc.slot_)
+                   : slots_[static_cast<std::size_t>(proc.slot_)].holder == nullptr ? proc.slot_
+                                                                                    : -1;
   if (slot < 0) return false;
   move_to(proc, queue_index(slot));
   if (params_.scheduler == Scheduler::Eevdf) {
@@ -108,7 +112,9 @@ int Cpu::home_queue(const Proc& proc, bool woken) const
 {
   if (params_.run_queues == RunQueues::Global) return 0;
   // wake_affine_idle(): a synchronous wake-up from a CPU where only the waker runs goes there.
-  if (woken && proc.waker_sync_ && proc.waker_slot_ >= 0 &&
+  // Not seen where every CPU is a cache domain of its own: perf's sched_wakeup events there show
+  // a process woken by a socket message on the CPU it last ran on, the waker's idle or not.
+  if (woken && params_.wake_placement == WakePlacement::IdleCpu && proc.waker_sync_ && proc.waker_slot_ >= 0 &&
       queues_[static_cast<std::size_t>(proc.waker_slot_)].waiting.empty())
     return proc.waker_slot_;
   if (proc.slot_ >= 0) return proc.slot_;
@@ -329,7 +335,10 @@ Proc* Cpu::take_next(int slot, double now)
 {
   Queue& q      = queue_of(slot);
   const auto it = next_for(q, slot, now);
-  if (it == q.waiting.end()) return params_.run_queues == RunQueues::PerCpu ? pull_from_others(slot, now) : nullptr;
+  if (it == q.waiting.end())
+    return params_.run_queues == RunQueues::PerCpu
+               ? pull_from_others(slot, now, balance_failed_ > params_.cache_nice_tries)
+               : nullptr;
   Proc* next = std::get<2>(*it);
   q.waiting.erase(it);
   waiting_--;
@@ -338,8 +347,9 @@ Proc* Cpu::take_next(int slot, double now)
 
 // A CPU whose own queue is empty pulls a process from the longest other queue, as Linux's
 // newidle balance does (load_balance() from newidle_balance()): the first one in that queue's
-// order that is not cache-hot there (can_migrate_task()'s task_hot()).
-Proc* Cpu::pull_from_others(int slot, double now)
+// order that is not cache-hot there (can_migrate_task()'s task_hot()), or the first of all when
+// allow_hot says the balancer has failed too often.
+Proc* Cpu::pull_from_others(int slot, double now, bool allow_hot)
 {
   std::size_t busiest = queues_.size();
   for (std::size_t i = 0; i < queues_.size(); i++)
@@ -350,7 +360,7 @@ Proc* Cpu::pull_from_others(int slot, double now)
   Queue& from = queues_[busiest];
   for (auto it = from.waiting.begin(); it != from.waiting.end(); ++it) {
     Proc* p = std::get<2>(*it);
-    if (p->slot_ >= 0 && now - p->off_cpu_since_ < params_.migration_cost) continue;
+    if (!allow_hot && p->slot_ >= 0 && now - p->off_cpu_since_ < params_.migration_cost) continue;
     from.waiting.erase(it);
     waiting_--;
     Queue& to = queue_of(slot);
@@ -363,6 +373,37 @@ Proc* Cpu::pull_from_others(int slot, double now)
     return p;
   }
   return nullptr;
+}
+
+double Cpu::next_tick(double t) const
+{
+  return (std::floor(t / params_.balance_tick) + 1) * params_.balance_tick;
+}
+
+// The nohz idle balance (Linux 6.18, sched_balance_domains() for each idle CPU, kicked by a busy
+// CPU's tick while it has a process waiting): an idle CPU pulls a cache-cold process, or any once
+// the balance has failed more than cache_nice_tries times in a row (nr_balance_failed).
+void Cpu::tick_balance(Proc& caller, double tick)
+{
+  const long long index = std::llround(tick / params_.balance_tick);
+  if (index <= last_tick_) return;
+  last_tick_ = index;
+  for (int slot = 0; slot < slots() && waiting_ > 0; slot++) {
+    if (slots_[static_cast<std::size_t>(slot)].holder != nullptr) continue;
+    const double now = sim::now();
+    Proc* p          = pull_from_others(slot, now, balance_failed_ > params_.cache_nice_tries);
+    if (p == nullptr) {
+      balance_failed_++;
+      return;
+    }
+    balance_failed_ = 0;
+    switches_++; // from idle
+    assign(*p, slot, now);
+    if (p == &caller)
+      p->granted = true;
+    else
+      p->grant();
+  }
 }
 
 // With per-CPU run queues a process waiting in a CPU's queue was put there to run there; only

@@ -34,6 +34,10 @@ class Proc;
 enum class Scheduler { Cfs, Eevdf, Fifo };
 /// One run queue for the machine, or one per hardware thread as Linux keeps them.
 enum class RunQueues { Global, PerCpu };
+/// Where a woken process runs with per-CPU run queues: on an idle CPU if there is one (Linux's
+/// select_idle_sibling() over a last-level cache the CPUs share), or always on the one it last
+/// ran on, as Linux places it when every CPU is a cache domain of its own.
+enum class WakePlacement { IdleCpu, PreviousCpu };
 
 struct CpuParams {
   int sockets          = 1;
@@ -98,6 +102,14 @@ struct CpuParams {
   /// elsewhere only if it left its CPU at least this long ago (Linux's sysctl_sched_migration_cost:
   /// a task that ran more recently is cache-hot, and the balancer leaves it where it waits).
   double migration_cost = 0.5e-3;
+  /// With per-CPU run queues: where a woken process goes (WakePlacement). With PreviousCpu an idle
+  /// CPU gets work only by balancing: when it goes idle (newidle balance, cache-cold processes
+  /// only) and at every scheduler tick while it stays idle (the nohz idle balance a busy CPU's
+  /// tick kicks), which takes a cache-hot process too once more than cache_nice_tries ticks in a
+  /// row found only hot ones (can_migrate_task() with sched_domain.nr_balance_failed).
+  WakePlacement wake_placement = WakePlacement::IdleCpu;
+  double balance_tick          = 4e-3; // 1 / CONFIG_HZ
+  int cache_nice_tries         = 1;    // sd_init()'s value for every domain below NUMA
 };
 
 class Cpu {
@@ -123,6 +135,14 @@ public:
   /// the process still wanted to run (an involuntary switch, as /proc/PID/status counts them).
   void release(Proc& proc, bool preempted = false);
   bool has_waiters() const { return waiting_ > 0; }
+  /// Whether a process waiting in a run queue must wake at each scheduler tick for the idle
+  /// balance (WakePlacement::PreviousCpu), and when the next tick after t is.
+  bool balances_at_ticks() const { return params_.wake_placement == WakePlacement::PreviousCpu; }
+  double next_tick(double t) const;
+  /// The idle balance of the tick at time tick: each idle hardware thread pulls a process from
+  /// the longest run queue. Runs once per tick, whichever waiting process gets there first; one
+  /// it pulls is granted the CPU (caller's own grant is only marked, as it is running).
+  void tick_balance(Proc& caller, double tick);
   /// Whether a process that used its time slice should let a queued one run.
   bool should_yield(Proc& proc);
   /// Whether a process asked to give way to a woken one (wake-up preemption) still should: the
@@ -219,7 +239,7 @@ private:
   double refill(Proc& proc, int core);
   RunQueue::const_iterator next_for(const Queue& q, int slot, double now) const;
   Proc* take_next(int slot, double now);
-  Proc* pull_from_others(int slot, double now);
+  Proc* pull_from_others(int slot, double now, bool allow_hot);
   bool cache_allows(const Proc& proc, int slot, double now) const;
   bool eligible(double avg, const Proc& proc) const;
   double avg_vruntime(const Queue& q) const;
@@ -258,6 +278,8 @@ private:
   int free_slots_                   = 0;
   std::uint64_t idle_entries_       = 0;
   std::uint64_t busy_interrupts_    = 0;
+  long long last_tick_              = -1; // the latest tick whose idle balance ran
+  int balance_failed_               = 0;  // ticks in a row whose balance found only hot processes
   double busy_seconds_              = 0;
   std::uint64_t switches_           = 0;
   std::vector<std::string> kinds_;

@@ -108,7 +108,15 @@ void Proc::wait_for_grant(bool keep_wakes)
     wake_pending_ = false;
     missed_wake_  = true;
   }
-  while (!granted) park(-1);
+  while (!granted) {
+    if (!cpu_.balances_at_ticks()) {
+      park(-1);
+      continue;
+    }
+    // Where nothing else moves a waiting process to an idle CPU, the next tick's balance may.
+    const double tick = cpu_.next_tick(now());
+    if (!park(tick - now()) && !granted) cpu_.tick_balance(*this, tick);
+  }
   keep_wakes_ = false;
   if (missed_wake_) {
     missed_wake_  = false;

@@ -403,6 +403,16 @@ TEST_CASE("CLI: wake-up preemption with the FIFO scheduler is rejected", "[cli]"
                  "scheduler fifo");
 }
 
+TEST_CASE("CLI: placement on the previous CPU with one run queue is rejected", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir,
+                 {path, "--set", "hardware.os.run_queues=global", "--set", "hardware.os.wake_placement=previous_cpu"},
+                 "--set hardware.os.wake_placement=previous_cpu: /hardware/os/wake_placement: expected idle_cpu "
+                 "with run_queues global");
+}
+
 TEST_CASE("CLI: one key given two values on the command line is rejected", "[cli]")
 {
   TempDir dir;
