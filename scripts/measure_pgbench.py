@@ -83,14 +83,27 @@ def threads_for(clients, jobs):
     return min(jobs, clients)
 
 
-def pgbench(db, script, clients, jobs, seconds, cpus=None):
+def pgbench(db, script, clients, jobs, seconds, cpus=None, perf_out=None):
+    """Runs pgbench; with perf_out, under `perf stat -a` counting CPU migrations machine-wide
+    (the kernel keeps no such counter in /proc without CONFIG_SCHEDSTATS)."""
     cmd = (["taskset", "-c", cpus] if cpus else []) + ["pgbench", "-n", "-M", "prepared", "-b", script, "-c", str(clients),
                                                         "-j", str(threads_for(clients, jobs)), "-T", str(seconds), db]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    perf = ["perf", "stat", "-a", "-x", ",", "-e", "cpu-migrations", "-o", perf_out, "--"] if perf_out else []
+    out = subprocess.run(perf + cmd, check=True, capture_output=True, text=True).stdout
     tps = float(re.search(r"^tps = ([0-9.]+)", out, re.M).group(1))
     lat = float(re.search(r"^latency average = ([0-9.]+) ms", out, re.M).group(1))
     txns = int(re.search(r"number of transactions actually processed: (\d+)", out).group(1))
     return " ".join(cmd), tps, lat, txns
+
+
+def perf_migrations(path):
+    """The cpu-migrations count of a `perf stat -x ,` output file."""
+    with open(path) as f:
+        for line in f:
+            fields = line.strip().split(",")
+            if len(fields) > 2 and fields[2] == "cpu-migrations":
+                return int(fields[0])
+    sys.exit(f"measure_pgbench: no cpu-migrations count in {path}")
 
 
 def heap_pages(db):
@@ -105,13 +118,14 @@ def config_name(script, clients, sync, jobs=None):
     return f"{script}_c{clients}_sync{sync}" + (f"_j{jobs}" if jobs is not None else "")
 
 
-def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name):
+def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations=False):
     set_sync(db, sync)
     pages = heap_pages(db)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     before = proc_stat()
-    cmd, tps, lat, txns = pgbench(db, script, clients, jobs, seconds, cpus)
+    perf_out = f"/tmp/measure_pgbench.{os.getpid()}.perf" if migrations else None
+    cmd, tps, lat, txns = pgbench(db, script, clients, jobs, seconds, cpus, perf_out)
     after = proc_stat()
     wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
                    (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
@@ -120,6 +134,16 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name):
     wal.update(zip(["wal_write_time", "wal_sync_time"],
                    (float(x) for x in psql(db, "SELECT wal_write_time, wal_sync_time FROM pg_stat_wal").split("|"))))
     d = {k: after[k] - before[k] for k in after}
+    cpu = {
+        "busy_cores_avg": round(d["busy"] / hz / seconds, 3),
+        "busy_cpu_us_per_txn": round(d["busy"] / hz * 1e6 / txns, 2),
+        "iowait_frac": round(d["iowait"] / d["total"], 4),
+        "steal_frac": round(d["steal"] / d["total"], 4),
+        "context_switches_per_txn": round(d["ctxt"] / txns, 2),
+    }
+    if perf_out:
+        cpu["migrations_per_txn"] = round(perf_migrations(perf_out) / txns, 4)
+        os.remove(perf_out)
     return {
         "config": name,
         "command": cmd,
@@ -133,13 +157,7 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name):
         "transactions": txns,
         "wal": wal,
         "heap_pages_at_start": pages,
-        "cpu": {
-            "busy_cores_avg": round(d["busy"] / hz / seconds, 3),
-            "busy_cpu_us_per_txn": round(d["busy"] / hz * 1e6 / txns, 2),
-            "iowait_frac": round(d["iowait"] / d["total"], 4),
-            "steal_frac": round(d["steal"] / d["total"], 4),
-            "context_switches_per_txn": round(d["ctxt"] / txns, 2),
-        },
+        "cpu": cpu,
     }
 
 
@@ -157,6 +175,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
     ap.add_argument("--cpus", help="pin the server and pgbench to these CPUs (taskset list, e.g. 0)")
+    ap.add_argument("--migrations", action="store_true",
+                    help="also count CPU migrations machine-wide with perf stat (cpu.migrations_per_txn)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     try:
@@ -178,7 +198,7 @@ def main():
     runs = []
     for rep in range(1, a.reps + 1):
         for script, c, t, s, name in points:
-            r = one_run(a.db, script, c, t, s, a.time, hz, a.cpus, name)
+            r = one_run(a.db, script, c, t, s, a.time, hz, a.cpus, name, a.migrations)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
@@ -193,7 +213,9 @@ def main():
         "hardware": {"cpus": os.cpu_count(), "cpu": cpu_model()},
         "method": f"pgbench -n -M prepared -j {a.jobs} (at most one per client), -T {a.time}, {a.reps} repetitions interleaved; "
                   "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
-                  "from /proc/stat over the pgbench run, machine-wide. Measured by "
+                  "from /proc/stat over the pgbench run, machine-wide" +
+                  ("; CPU migrations from perf stat -a -e cpu-migrations around it" if a.migrations else "") +
+                  ". Measured by "
                   "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: server and pgbench pinned to "
                                                   f"CPUs {a.cpus}" if a.cpus else "") + ".",
         "settings": dict(x.split("|") for x in psql(

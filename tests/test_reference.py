@@ -47,5 +47,30 @@ class Jobs(unittest.TestCase):
                 self.assertEqual(ref.jobs(experiment), 1)
 
 
+class MigrationsTolerance(unittest.TestCase):
+    """local-pg15-migrations compares sizes: within a factor of 3, or 0.05 per transaction near zero."""
+
+    def within(self, simulated, published):
+        from walsim_repro.experiments import local_pg15_migrations as m
+        from walsim_repro.model import Comparison
+        return m._within(Comparison(figure="M1/x", metric=m.MIGRATIONS, published=published, simulated=simulated))
+
+    def test_a_factor_of_three_either_way_passes(self):
+        self.assertTrue(self.within(2.9, 1.0))
+        self.assertTrue(self.within(0.34, 1.0))
+
+    def test_more_than_a_factor_of_three_fails(self):
+        self.assertFalse(self.within(3.2, 1.0))
+        self.assertFalse(self.within(0.3, 1.0))
+
+    def test_near_zero_an_absolute_margin_applies(self):
+        self.assertTrue(self.within(0.0, 0.01))
+        self.assertTrue(self.within(0.06, 0.01))
+        self.assertFalse(self.within(0.2, 0.01))
+
+    def test_a_missing_simulation_fails(self):
+        self.assertFalse(self.within(None, 0.01))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -88,6 +88,7 @@ std::vector<MetricSpec> make_specs()
   specs.push_back({"cpu_busy_cores", at("/cpu/busy_cores_avg")});
   specs.push_back({"cpu_us_per_xact", at("/cpu/busy_cpu_us_per_txn")});
   specs.push_back({"cpu_switches_per_xact", at("/cpu/context_switches_per_txn")});
+  specs.push_back({"cpu_migrations_per_xact", at("/cpu/migrations_per_txn")});
   specs.push_back({"walwriter_cycles", at("/walwriter/cycles")});
   specs.push_back({"hint_bits_set", at("/hint_bits/set")});
   specs.push_back({"slru_xact_blks_hit_per_xact", per_transaction("/pg_stat_slru_xact/blks_hit")});
