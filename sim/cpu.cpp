@@ -335,10 +335,13 @@ Proc* Cpu::take_next(int slot, double now)
 {
   Queue& q      = queue_of(slot);
   const auto it = next_for(q, slot, now);
-  if (it == q.waiting.end())
-    return params_.run_queues == RunQueues::PerCpu
-               ? pull_from_others(slot, now, balance_failed_ > params_.cache_nice_tries)
-               : nullptr;
+  if (it == q.waiting.end()) {
+    if (params_.run_queues != RunQueues::PerCpu) return nullptr;
+    // A newidle balance that finds every queue empty finds the machine balanced, which resets
+    // the count of failed balances (sched_balance_rq()'s out_balanced).
+    if (waiting_ == 0) balance_failed_ = 0;
+    return pull_from_others(slot, now, balance_failed_ > params_.cache_nice_tries);
+  }
   Proc* next = std::get<2>(*it);
   q.waiting.erase(it);
   waiting_--;

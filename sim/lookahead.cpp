@@ -87,6 +87,10 @@ void sleep_until(double t)
   if (t <= now()) return;
   waits.add(t);
   simgrid::s4u::this_actor::sleep_until(engine_time(t));
+  // A wait that ends within the engine's precision of its start may leave the engine's clock
+  // unmoved: the time it asked for is reached all the same, or a caller polling until t would
+  // poll for ever.
+  if (now() < t) clock_detail::run_ahead_to(t);
   end_wait(t);
 }
 

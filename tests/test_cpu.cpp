@@ -790,6 +790,44 @@ TEST_CASE("CPU: without enough failed balances a cache-hot process waits for its
   CHECK(ran.slot == 0);
 }
 
+TEST_CASE("CPU: a CPU that goes idle with nothing waiting anywhere resets the count of failed balances", "[cpu]")
+{
+  // As wake_with_other_cpu_idle() with s cache-hot throughout: the ticks at 4 and 8 ms fail. h
+  // leaves CPU 0 at 10.1 ms, s runs there and sleeps at 10.2 ms with nobody waiting (the
+  // reset), h takes CPU 0 back at 10.3 ms and s, awake at 10.5 ms, waits behind it again: the
+  // ticks at 12 and 16 ms fail anew, and the one at 20 ms takes s to CPU 1.
+  auto params             = test::quiet_cpu(2);
+  params.time_slice       = 50 * ms;
+  params.run_queues       = sim::RunQueues::PerCpu;
+  params.wake_placement   = sim::WakePlacement::PreviousCpu;
+  params.migration_cost   = 50 * ms;
+  params.balance_tick     = 4 * ms;
+  params.cache_nice_tries = 1;
+  Harness h(params);
+  Ran ran;
+  h.start(h.proc("s"), [&](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.block_until(1 * ms, sim::kCpu);
+    p.work(0.1 * ms * 1e9);
+    p.block_until(10.5 * ms, sim::kCpu);
+    p.flush();
+    ran = {Harness::now(), p.slot()};
+  });
+  h.start(h.proc("f"), [](Proc& p) {
+    p.work(0.2 * ms * 1e9);
+    p.flush();
+  });
+  h.start(h.proc("h"), [](Proc& p) {
+    p.work(10 * ms * 1e9);
+    p.block_until(10.3 * ms, sim::kCpu);
+    p.work(20 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  CHECK(ran.at == Approx(20 * ms));
+  CHECK(ran.slot == 1);
+}
+
 TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "[cpu]")
 {
   auto params       = test::quiet_cpu(2);

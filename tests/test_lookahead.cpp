@@ -96,3 +96,30 @@ TEST_CASE("Lookahead: WALSIM_NO_SKIP=1 turns skipping off", "[lookahead]")
   CHECK(sim::lookahead::skip_counts().asked == 10);
   CHECK(sim::lookahead::skip_counts().skipped == 0);
 }
+
+TEST_CASE("Lookahead: a wait too short to move the engine's clock still reaches its time", "[lookahead]")
+{
+  // Each simulation's time counts from where the engine's clock stood when it began: 52 s here.
+  // A process polling until a deadline (as a device completion waits for an idle CPU) must see
+  // it reached even when the deadline and the present are the same instant to the engine.
+  {
+    test::Harness before(test::quiet_cpu(1));
+    before.run(52);
+  }
+  test::Harness h(test::quiet_cpu(1));
+  double reached = -1;
+  double target  = -1;
+  int polls      = 0;
+  h.start(h.proc("poller"), [&](sim::Proc& p) {
+    test::at(p, 1 * us);
+    target = test::Harness::now() + 1e-19; // below the engine clock's resolution at 52 s
+    while (test::Harness::now() < target && polls < 10) {
+      polls++;
+      sim::lookahead::sleep_until(target);
+    }
+    reached = test::Harness::now();
+  });
+  h.run(1e-3);
+  CHECK(polls == 1);
+  CHECK(reached >= target);
+}
