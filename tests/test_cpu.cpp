@@ -732,7 +732,7 @@ namespace {
 // Two CPUs with per-CPU run queues, placement by wake_placement, 4 ms ticks. s runs 0.1 ms on
 // CPU 0 and sleeps until 1 ms; f runs 0.2 ms on CPU 1 and exits, leaving it idle; h, which found
 // no CPU free at 0, takes CPU 0 from 0.1 ms to 20.1 ms. Returns when and where s runs again.
-Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost, int cache_nice_tries = 1)
+sim::CpuParams two_cpus(sim::WakePlacement placement, double migration_cost, int cache_nice_tries = 1)
 {
   auto params             = test::quiet_cpu(2);
   params.time_slice       = 50 * ms;
@@ -741,7 +741,12 @@ Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost
   params.migration_cost   = migration_cost;
   params.balance_tick     = 4 * ms;
   params.cache_nice_tries = cache_nice_tries;
-  Harness h(params);
+  return params;
+}
+
+Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost, int cache_nice_tries = 1)
+{
+  Harness h(two_cpus(placement, migration_cost, cache_nice_tries));
   Ran ran;
   h.start(h.proc("s"), [&](Proc& p) {
     p.work(0.1 * ms * 1e9);
@@ -796,14 +801,7 @@ TEST_CASE("CPU: a CPU that goes idle with nothing waiting anywhere resets the co
   // leaves CPU 0 at 10.1 ms, s runs there and sleeps at 10.2 ms with nobody waiting (the
   // reset), h takes CPU 0 back at 10.3 ms and s, awake at 10.5 ms, waits behind it again: the
   // ticks at 12 and 16 ms fail anew, and the one at 20 ms takes s to CPU 1.
-  auto params             = test::quiet_cpu(2);
-  params.time_slice       = 50 * ms;
-  params.run_queues       = sim::RunQueues::PerCpu;
-  params.wake_placement   = sim::WakePlacement::PreviousCpu;
-  params.migration_cost   = 50 * ms;
-  params.balance_tick     = 4 * ms;
-  params.cache_nice_tries = 1;
-  Harness h(params);
+  Harness h(two_cpus(sim::WakePlacement::PreviousCpu, 50 * ms));
   Ran ran;
   h.start(h.proc("s"), [&](Proc& p) {
     p.work(0.1 * ms * 1e9);
