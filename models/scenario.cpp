@@ -169,9 +169,12 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 
   const std::string queues    = o.choice("run_queues", "global", {"global", "per_cpu"});
   c.run_queues                = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;
-  const std::string placement = o.choice("wake_placement", "idle_cpu", {"idle_cpu", "previous_cpu"});
-  c.wake_placement = placement == "previous_cpu" ? sim::WakePlacement::PreviousCpu : sim::WakePlacement::IdleCpu;
-  if (c.wake_placement == sim::WakePlacement::PreviousCpu && c.run_queues != sim::RunQueues::PerCpu)
+  const std::string placement =
+      o.choice("wake_placement", "idle_cpu", {"idle_cpu", "previous_cpu", "wake_affine"});
+  c.wake_placement = placement == "previous_cpu"  ? sim::WakePlacement::PreviousCpu
+                     : placement == "wake_affine" ? sim::WakePlacement::WakeAffine
+                                                  : sim::WakePlacement::IdleCpu;
+  if (c.wake_placement != sim::WakePlacement::IdleCpu && c.run_queues != sim::RunQueues::PerCpu)
     o.fail("wake_placement", "expected idle_cpu with run_queues global (placement needs per-CPU run queues)");
   c.balance_tick     = o.duration("balance_tick", "4ms", 1e-5, 1);
   c.cache_nice_tries = static_cast<int>(o.integer("cache_nice_tries", 1, 0, 100));

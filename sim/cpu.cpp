@@ -88,11 +88,12 @@ void Cpu::assign(Proc& proc, int slot, double now)
 
 bool Cpu::try_take(Proc& proc, bool woken)
 {
-  const bool stays = woken && proc.slot_ >= 0 && params_.run_queues == RunQueues::PerCpu &&
-                     params_.wake_placement == WakePlacement::PreviousCpu;
-  const int slot = !stays                                                           ? pick_free_slot(proc.slot_)
-                   : slots_[static_cast<std::size_t>(proc.slot_)].holder == nullptr ? proc.slot_
-                                                                                    : -1;
+  const bool placed = woken && proc.slot_ >= 0 && params_.run_queues == RunQueues::PerCpu &&
+                      params_.wake_placement != WakePlacement::IdleCpu;
+  const int target = proc.wake_target_ >= 0 ? proc.wake_target_ : proc.slot_;
+  const int slot   = !placed                                                     ? pick_free_slot(proc.slot_)
+                     : slots_[static_cast<std::size_t>(target)].holder == nullptr ? target
+                                                                                  : -1;
   if (slot < 0) return false;
   move_to(proc, queue_index(slot));
   if (params_.scheduler == Scheduler::Eevdf) {
@@ -117,12 +118,65 @@ int Cpu::home_queue(const Proc& proc, bool woken) const
   if (woken && params_.wake_placement == WakePlacement::IdleCpu && proc.waker_sync_ && proc.waker_slot_ >= 0 &&
       queues_[static_cast<std::size_t>(proc.waker_slot_)].waiting.empty())
     return proc.waker_slot_;
+  if (woken && proc.wake_target_ >= 0) return proc.wake_target_;
   if (proc.slot_ >= 0) return proc.slot_;
   int best = 0;
   for (int i = 1; i < static_cast<int>(queues_.size()); i++)
     if (queues_[static_cast<std::size_t>(i)].waiting.size() < queues_[static_cast<std::size_t>(best)].waiting.size())
       best = i;
   return best;
+}
+
+int Cpu::nr_running(int slot) const
+{
+  const int running = slots_[static_cast<std::size_t>(slot)].holder != nullptr ? 1 : 0;
+  if (params_.run_queues != RunQueues::PerCpu) return running;
+  return running + static_cast<int>(queues_[static_cast<std::size_t>(slot)].waiting.size());
+}
+
+// select_task_rq_fair() for a wake-up (Linux 6.18, kernel/sched/fair.c) on a machine whose CPUs
+// share no cache, so that sd_llc_size is 1 and select_idle_sibling() has no sibling to search:
+// the woken process goes back to the CPU it last ran on unless, the wake-up not being "wide",
+// wake_affine() prefers the waker's. record_wakee() counts, for the waker, each change of whom it
+// wakes (halved every second); wake_wide() calls a wake-up wide when both the waker and the
+// woken have changed partners (with sd_llc_size 1: the smaller count is at least 1). The idle
+// task, which an interrupt on an idle CPU runs in, wakes everyone: its count is taken as large.
+void Cpu::place_wakeup(Proc& wakee, Proc* waker, int this_cpu, bool sync)
+{
+  constexpr unsigned kIdleTaskFlips = 1U << 20;
+  const double now                  = sim::now();
+  wakee.wake_target_                = -1;
+  if (waker != nullptr) {
+    if (now > waker->flips_decayed_at_ + 1.0) {
+      waker->wakee_flips_ >>= 1;
+      waker->flips_decayed_at_ = now;
+    }
+    if (waker->last_wakee_ != &wakee) {
+      waker->last_wakee_ = &wakee;
+      waker->wakee_flips_++;
+    }
+  }
+  const int prev = wakee.slot_;
+  if (prev < 0 || this_cpu < 0 || this_cpu == prev) return;
+  const unsigned master = waker != nullptr ? waker->wakee_flips_ : kIdleTaskFlips;
+  const bool wide       = std::min(master, wakee.wakee_flips_) >= 1;
+  if (!wide) wakee.wake_target_ = wake_affine(this_cpu, prev, sync);
+}
+
+// wake_affine() with WA_IDLE, WA_WEIGHT and WA_BIAS (Linux 6.18). wake_affine_idle(): a
+// synchronous wake-up from a CPU where only the waker runs goes there; else to the previous CPU
+// if it is idle (an idle waker's CPU means an interrupt, which moves nobody where no cache is
+// shared). wake_affine_weight(): else the waker's CPU if its load with the woken process (less
+// the waker's own, when synchronous) is below the previous CPU's with imbalance_pct 117's half
+// margin. PELT's load averages are taken as the processes running or waiting there now.
+int Cpu::wake_affine(int this_cpu, int prev, bool sync) const
+{
+  const int this_nr = nr_running(this_cpu);
+  if (sync && this_nr == 1) return this_cpu;
+  if (nr_running(prev) == 0) return prev;
+  const int this_eff = (this_nr - (sync ? 1 : 0) + 1) * 100;
+  const int prev_eff = nr_running(prev) * (100 + (117 - 100) / 2) + (sync ? 1 : 0);
+  return this_eff < prev_eff ? this_cpu : prev;
 }
 
 int Cpu::queue_index(int slot) const

@@ -35,9 +35,10 @@ enum class Scheduler { Cfs, Eevdf, Fifo };
 /// One run queue for the machine, or one per hardware thread as Linux keeps them.
 enum class RunQueues { Global, PerCpu };
 /// Where a woken process runs with per-CPU run queues: on an idle CPU if there is one (Linux's
-/// select_idle_sibling() over a last-level cache the CPUs share), or always on the one it last
-/// ran on, as Linux places it when every CPU is a cache domain of its own.
-enum class WakePlacement { IdleCpu, PreviousCpu };
+/// select_idle_sibling() over a last-level cache the CPUs share); always on the one it last ran
+/// on; or as Linux places it when every CPU is a cache domain of its own: on the one it last ran
+/// on unless wake_affine() chooses the waker's (WakeAffine).
+enum class WakePlacement { IdleCpu, PreviousCpu, WakeAffine };
 
 struct CpuParams {
   int sockets          = 1;
@@ -107,6 +108,7 @@ struct CpuParams {
   /// only) and at every scheduler tick while it stays idle (the nohz idle balance a busy CPU's
   /// tick kicks), which takes a cache-hot process too once more than cache_nice_tries ticks in a
   /// row found only hot ones (can_migrate_task() with sched_domain.nr_balance_failed).
+  /// WakeAffine balances as PreviousCpu does.
   WakePlacement wake_placement = WakePlacement::IdleCpu;
   double balance_tick          = 4e-3; // 1 / CONFIG_HZ
   int cache_nice_tries         = 1;    // sd_init()'s value for every domain below NUMA
@@ -137,7 +139,11 @@ public:
   bool has_waiters() const { return waiting_ > 0; }
   /// Whether a process waiting in a run queue must wake at each scheduler tick for the idle
   /// balance (WakePlacement::PreviousCpu), and when the next tick after t is.
-  bool balances_at_ticks() const { return params_.wake_placement == WakePlacement::PreviousCpu; }
+  bool balances_at_ticks() const { return params_.wake_placement != WakePlacement::IdleCpu; }
+  /// With WakePlacement::WakeAffine: chooses, at the moment of the wake-up, where wakee will run.
+  /// waker is the process running on this_cpu that wakes it (nullptr: an interrupt on an idle
+  /// CPU); this_cpu -1 for a timer, which fires where the sleeper last ran.
+  void place_wakeup(Proc& wakee, Proc* waker, int this_cpu, bool sync);
   double next_tick(double t) const;
   /// The idle balance of the tick at time tick: each idle hardware thread pulls a process from
   /// the longest run queue. Runs once per tick, whichever waiting process gets there first; one
@@ -156,6 +162,8 @@ public:
   {
     return slot >= 0 && slot < slots() ? slots_[static_cast<std::size_t>(slot)].holder : nullptr;
   }
+  /// Processes running or waiting on a hardware thread (its run queue's nr_running).
+  int nr_running(int slot) const;
   /// A device completion interrupted a busy CPU (CpuParams::busy_io_interrupt).
   void note_busy_interrupt() { busy_interrupts_++; }
   /// Completions that interrupted a busy CPU since the last reset_stats().
@@ -250,6 +258,7 @@ private:
   int queue_index(int slot) const;
   void move_to(Proc& proc, int index);
   int pick_free_slot(int preferred) const;
+  int wake_affine(int this_cpu, int prev, bool sync) const;
   void check_preempt_wakeup(Proc& woken, int index);
   void check_preempt_wakeup_fair(Proc& woken, int index);
   Proc* preemption_target(const Proc& woken, int index) const;

@@ -192,7 +192,8 @@ void Proc::resume()
     const double interrupt = cross_cpu ? cpu_.params().busy_wakeup_cpu : 0.0;
     stall(cpu_.params().context_switch + interrupt);
   }
-  waker_slot_ = -1;
+  waker_slot_  = -1;
+  wake_target_ = -1;
   slice_left_ = cpu_.params().time_slice;
 }
 
@@ -251,6 +252,10 @@ void Proc::signal(bool sync, bool grant)
   }
   if (wake_issued_) return;
   wake_issued_ = true;
+  if (!grant && cpu_.params().wake_placement == WakePlacement::WakeAffine) {
+    Proc* waker = running != nullptr && running != this && running->on_cpu_ ? running : nullptr;
+    cpu_.place_wakeup(*this, waker, waker != nullptr ? waker->slot_ : -1, sync);
+  }
   lookahead::note_ready();
   lookahead::release(*sem_);
 }
@@ -329,6 +334,10 @@ void Proc::deliver_io_completion()
       lookahead::sleep_until(std::min(deadline, now() + kPoll));
   }
   interrupt_busy_cpu();
+  // The completion's interrupt wakes the waiter in the context of whatever runs on its CPU.
+  const int irq = cpu_.params().io_interrupt_cpu;
+  if (cpu_.params().wake_placement == WakePlacement::WakeAffine && irq >= 0 && irq < cpu_.slots())
+    cpu_.place_wakeup(*this, cpu_.holder(irq), irq, false);
 }
 
 // The completion's interrupt lands on one CPU. If a process runs there, the handler (and in a VM

@@ -158,6 +158,11 @@ private:
   bool wake_pending_        = false;   // woken while not parked
   int waker_slot_           = -1;      // where the process that woke this one ran (-1: a timeout)
   bool waker_sync_          = false;   // and whether that wake-up was WF_SYNC
+  int wake_target_          = -1;      // where WakeAffine placed the pending wake-up (-1: previous)
+  // record_wakee()'s count of changes of whom this process wakes, halved every second.
+  unsigned wakee_flips_     = 0;
+  const Proc* last_wakee_   = nullptr;
+  double flips_decayed_at_  = 0;
   int kind_                 = 0;       // Cpu::kind_of(name_), for its switch counts
   Proc* preempt_for_        = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
   bool keep_wakes_          = false;   // waiting for a CPU, wake-ups meant for a later sleep kept

@@ -826,6 +826,58 @@ TEST_CASE("CPU: a CPU that goes idle with nothing waiting anywhere resets the co
   CHECK(ran.slot == 1);
 }
 
+namespace {
+// Two CPUs placing wake-ups as wake_affine() does. s runs 0.1 ms on CPU 0, then (if s_wakes_x)
+// wakes x, a process asleep from the start, and sleeps; w runs on CPU 1 and at 0.2 ms wakes s,
+// synchronously or not, then runs 0.1 ms more and exits. Returns when and where s runs again.
+Ran wake_affine_pair(bool s_wakes_x, bool sync)
+{
+  Harness h(two_cpus(sim::WakePlacement::WakeAffine, 0.5 * ms));
+  Ran ran;
+  Proc& x = h.proc("x");
+  Proc& s = h.proc("s");
+  h.start(x, [](Proc& p) { p.sleep(sim::kCpu); });
+  h.start(s, [&](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.flush();
+    if (s_wakes_x) x.wake(true);
+    p.sleep(sim::kCpu);
+    p.flush();
+    ran = {Harness::now(), p.slot()};
+  });
+  h.start(h.proc("w"), [&](Proc& p) {
+    p.work(0.2 * ms * 1e9);
+    p.flush();
+    s.wake(sync);
+    p.work(0.1 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  return ran;
+}
+} // namespace
+
+TEST_CASE("CPU: wake_affine brings a synchronous wake-up to a waker alone on its CPU", "[cpu]")
+{
+  const Ran ran = wake_affine_pair(false, true);
+  CHECK(ran.at == Approx(0.3 * ms)); // once w is done, though CPU 0 is idle from 0.1 ms
+  CHECK(ran.slot == 1);
+}
+
+TEST_CASE("CPU: wake_affine leaves a plain wake-up on the idle CPU the process last ran on", "[cpu]")
+{
+  const Ran ran = wake_affine_pair(false, false);
+  CHECK(ran.at == Approx(0.2 * ms));
+  CHECK(ran.slot == 0);
+}
+
+TEST_CASE("CPU: a wide wake-up, both processes having woken others, stays on the previous CPU", "[cpu]")
+{
+  const Ran ran = wake_affine_pair(true, true);
+  CHECK(ran.at == Approx(0.2 * ms));
+  CHECK(ran.slot == 0);
+}
+
 TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "[cpu]")
 {
   auto params       = test::quiet_cpu(2);
