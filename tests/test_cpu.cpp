@@ -878,6 +878,32 @@ TEST_CASE("CPU: a wide wake-up, both processes having woken others, stays on the
   CHECK(ran.slot == 0);
 }
 
+TEST_CASE("CPU: wake_affine wakes a device's waiter on the interrupt's idle CPU when its own is busy", "[cpu]")
+{
+  // As wake_with_other_cpu_idle(), with s waiting on a device whose interrupts go to CPU 1.
+  auto params             = two_cpus(sim::WakePlacement::WakeAffine, 50 * ms);
+  params.io_interrupt_cpu = 1;
+  Harness h(params);
+  Ran ran;
+  h.start(h.proc("s"), [&](Proc& p) {
+    p.work(0.1 * ms * 1e9);
+    p.await_io(1 * ms, sim::kCpu);
+    p.flush();
+    ran = {Harness::now(), p.slot()};
+  });
+  h.start(h.proc("f"), [](Proc& p) {
+    p.work(0.2 * ms * 1e9);
+    p.flush();
+  });
+  h.start(h.proc("h"), [](Proc& p) {
+    p.work(20 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  CHECK(ran.at == Approx(1 * ms)); // previous_cpu: at the tick of 12 ms, as s is cache-hot
+  CHECK(ran.slot == 1);
+}
+
 TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "[cpu]")
 {
   auto params       = test::quiet_cpu(2);
