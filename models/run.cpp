@@ -30,8 +30,10 @@ struct Pgbench {
       client_cpu         = std::make_unique<sim::Cpu>(p);
     }
     sim::Cpu& cpu = client_cpu ? *client_cpu : server_cpu;
-    for (int j = 0; j < s.pgbench.jobs; j++)
+    for (int j = 0; j < s.pgbench.jobs; j++) {
       threads.push_back(std::make_unique<PgbenchThread>(j, cpu, s, server.events, stats));
+      threads.back()->proc().set_allowed_cpus(s.hardware.os.pgbench_cpus);
+    }
     // pgbench gives each thread a contiguous share of the clients.
     for (int i = 0; i < s.pgbench.clients; i++) {
       auto c    = std::make_unique<PgbenchClient>();

@@ -138,6 +138,21 @@ void read_page_faults(Object o, sim::PageFaultParams& f)
   f.fault_around = static_cast<int>(around / 4096);
 }
 
+// A taskset-style CPU list: distinct hardware-thread numbers of this machine.
+std::vector<int> read_cpu_list(Object o, const std::string& key, int slots)
+{
+  std::vector<int> cpus;
+  for (double v : o.numbers(key, std::vector<double>{}, 0, slots - 1)) {
+    const int cpu = static_cast<int>(v);
+    if (cpu != v || std::find(cpus.begin(), cpus.end(), cpu) != cpus.end()) {
+      o.fail(key, "expected distinct CPU numbers from 0 to " + std::to_string(slots - 1));
+      return {};
+    }
+    cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
 // Absent, a read() of a cached page costs what a write() into the page cache does.
 void read_os(Object o, sim::CpuParams& c, OsCosts& os)
 {
@@ -166,14 +181,16 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   os.socket_send = o.duration("socket_send", std::nullopt, 0, 0.01);
   os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
   read_page_faults(o, os.page_faults);
+  const int slots = c.sockets * c.cores_per_socket * c.threads_per_core;
+  os.server_cpus  = read_cpu_list(o, "server_cpus", slots);
+  os.pgbench_cpus = read_cpu_list(o, "pgbench_cpus", slots);
 
   const std::string queues    = o.choice("run_queues", "global", {"global", "per_cpu"});
   c.run_queues                = queues == "per_cpu" ? sim::RunQueues::PerCpu : sim::RunQueues::Global;
-  const std::string placement =
-      o.choice("wake_placement", "idle_cpu", {"idle_cpu", "previous_cpu", "wake_affine"});
-  c.wake_placement = placement == "previous_cpu"  ? sim::WakePlacement::PreviousCpu
-                     : placement == "wake_affine" ? sim::WakePlacement::WakeAffine
-                                                  : sim::WakePlacement::IdleCpu;
+  const std::string placement = o.choice("wake_placement", "idle_cpu", {"idle_cpu", "previous_cpu", "wake_affine"});
+  c.wake_placement            = placement == "previous_cpu"  ? sim::WakePlacement::PreviousCpu
+                                : placement == "wake_affine" ? sim::WakePlacement::WakeAffine
+                                                             : sim::WakePlacement::IdleCpu;
   if (c.wake_placement != sim::WakePlacement::IdleCpu && c.run_queues != sim::RunQueues::PerCpu)
     o.fail("wake_placement", "expected idle_cpu with run_queues global (placement needs per-CPU run queues)");
   c.balance_tick     = o.duration("balance_tick", "4ms", 1e-5, 1);
@@ -192,6 +209,8 @@ HardwareSpec read_hardware(Object o)
   h.separate_client = client.choice("host", "server", {"server", "separate"}) == "separate";
   h.client_cores    = static_cast<int>(client.integer("cores", 16, 1, 4096));
   h.network_latency = client.duration("network_latency", "0", 0, 1);
+  if (h.separate_client && !h.os.pgbench_cpus.empty())
+    o.object("os").fail("pgbench_cpus", "expected no pgbench_cpus when pgbench runs on a separate client host");
   return h;
 }
 

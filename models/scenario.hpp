@@ -35,6 +35,10 @@ struct OsCosts {
   double kblockd_dispatch = -1;
   double socket_send      = 2e-6; // send() of a protocol message on loopback
   double socket_recv      = 2e-6; // recv() of a protocol message
+  /// The hardware threads PostgreSQL's processes and pgbench's threads may run on, as taskset
+  /// pins them (empty: all).
+  std::vector<int> server_cpus;
+  std::vector<int> pgbench_cpus;
   /// A new backend's faults on shared memory (0: not modelled).
   sim::PageFaultParams page_faults;
 };

@@ -23,6 +23,8 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
       checkpointer(checkpointer_backend, xlog, s, names.intern("Activity:CheckpointerMain")), cpu_(cpu)
 {
   xlog.set_walwriter(&walwriter.latch());
+  walwriter_backend.proc.set_allowed_cpus(s.hardware.os.server_cpus);
+  checkpointer_backend.proc.set_allowed_cpus(s.hardware.os.server_cpus);
   // pgbench -i gives branches, tellers and accounts a primary key; history and the insert-only
   // table have none.
   for (Relation* r : {&tables.branches, &tables.tellers, &tables.accounts}) shared_buffers.add_relation(*r, true);
@@ -32,6 +34,7 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
   if (shared_buffers.active()) {
     bgwriter_backend =
         std::make_unique<Backend>("bgwriter", s.pgbench.clients + 3, cpu, sim::Rng(s.run.seed, kBgWriterStream));
+    bgwriter_backend->proc.set_allowed_cpus(s.hardware.os.server_cpus);
     bgwriter = std::make_unique<BgWriterLru>(*bgwriter_backend, shared_buffers, s.settings.bgwriter_delay,
                                              names.intern("Activity:BgWriterMain"));
   }
@@ -52,6 +55,7 @@ Connection& Server::connect()
                                                sim::Rng(scenario.run.seed, static_cast<std::uint64_t>(pgprocno))));
   // A client's backend, as pgbench's are: the processes whose caches many clients crowd out.
   backends.back()->proc.set_working_set(scenario.costs.backend_working_set);
+  backends.back()->proc.set_allowed_cpus(scenario.hardware.os.server_cpus);
   // pgbench connects as its run starts: each backend is a new process with no mappings of shared
   // memory, which the server's long-lived processes have long made.
   if (scenario.hardware.os.page_faults.enabled())

@@ -175,6 +175,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--experiment", default="E1", help="the runs' experiment label")
     ap.add_argument("--cpus", help="pin the server and pgbench to these CPUs (taskset list, e.g. 0)")
+    ap.add_argument("--pgbench-cpus", help="pin pgbench to these CPUs instead (with --cpus for the server: "
+                                           "e.g. --cpus 1 --pgbench-cpus 0 keeps the two apart)")
     ap.add_argument("--migrations", action="store_true",
                     help="also count CPU migrations machine-wide with perf stat (cpu.migrations_per_txn)")
     ap.add_argument("--out", required=True)
@@ -185,8 +187,8 @@ def main():
         ap.error(f"--jobs: expected a list of integers, got {a.jobs!r}")
     if min(jobs) < 1:
         ap.error("--jobs must be at least 1")
-    if a.cpus:
-        pin_server(a.db, a.cpus)
+    # Unpinned, the server may still carry an earlier run's pinning: give it every CPU back.
+    pin_server(a.db, a.cpus or f"0-{os.cpu_count() - 1}")
     hz = 100  # USER_HZ, the unit of /proc/stat on Linux
     syncs = a.sync.split(",")
     points = []  # (script, clients, threads, sync, name): each distinct -j a client count runs
@@ -198,7 +200,7 @@ def main():
     runs = []
     for rep in range(1, a.reps + 1):
         for script, c, t, s, name in points:
-            r = one_run(a.db, script, c, t, s, a.time, hz, a.cpus, name, a.migrations)
+            r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
@@ -216,8 +218,9 @@ def main():
                   "from /proc/stat over the pgbench run, machine-wide" +
                   ("; CPU migrations from perf stat -a -e cpu-migrations around it" if a.migrations else "") +
                   ". Measured by "
-                  "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: server and pgbench pinned to "
-                                                  f"CPUs {a.cpus}" if a.cpus else "") + ".",
+                  "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: the server pinned to CPUs {a.cpus}"
+                                                  if a.cpus else "") +
+                  (f", pgbench to CPUs {a.pgbench_cpus or a.cpus}" if a.cpus or a.pgbench_cpus else "") + ".",
         "settings": dict(x.split("|") for x in psql(
             a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
                   "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "

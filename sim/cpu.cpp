@@ -29,17 +29,18 @@ Cpu::Cpu(const CpuParams& params) : params_(params)
   smt_slowdown_ = params.threads_per_core > 1 ? params.threads_per_core / params.smt_throughput : 1.0;
 }
 
-int Cpu::pick_free_slot(int preferred) const
+int Cpu::pick_free_slot(const Proc& proc, int preferred) const
 {
   if (free_slots_ == 0) return -1;
-  if (preferred >= 0 && slots_[static_cast<std::size_t>(preferred)].holder == nullptr) return preferred;
+  if (preferred >= 0 && slots_[static_cast<std::size_t>(preferred)].holder == nullptr && proc.allowed_on(preferred))
+    return preferred;
   // Like Linux's select_idle_sibling: a wholly idle core first (near the last one), then any thread.
   const int n     = slots();
   const int start = preferred >= 0 ? preferred : 0;
   int any         = -1;
   for (int k = 0; k < n; k++) {
     const int s = (start + k) % n;
-    if (slots_[static_cast<std::size_t>(s)].holder != nullptr) continue;
+    if (slots_[static_cast<std::size_t>(s)].holder != nullptr || !proc.allowed_on(s)) continue;
     if (busy_per_core_[static_cast<std::size_t>(core_of(s))] == 0) return s;
     if (any < 0) any = s;
   }
@@ -91,7 +92,7 @@ bool Cpu::try_take(Proc& proc, bool woken)
   const bool placed = woken && proc.slot_ >= 0 && params_.run_queues == RunQueues::PerCpu &&
                       params_.wake_placement != WakePlacement::IdleCpu;
   const int target = proc.wake_target_ >= 0 ? proc.wake_target_ : proc.slot_;
-  const int slot   = !placed                                                     ? pick_free_slot(proc.slot_)
+  const int slot   = !placed                                                      ? pick_free_slot(proc, proc.slot_)
                      : slots_[static_cast<std::size_t>(target)].holder == nullptr ? target
                                                                                   : -1;
   if (slot < 0) return false;
@@ -116,13 +117,14 @@ int Cpu::home_queue(const Proc& proc, bool woken) const
   // Not seen where every CPU is a cache domain of its own: perf's sched_wakeup events there show
   // a process woken by a socket message on the CPU it last ran on, the waker's idle or not.
   if (woken && params_.wake_placement == WakePlacement::IdleCpu && proc.waker_sync_ && proc.waker_slot_ >= 0 &&
-      queues_[static_cast<std::size_t>(proc.waker_slot_)].waiting.empty())
+      proc.allowed_on(proc.waker_slot_) && queues_[static_cast<std::size_t>(proc.waker_slot_)].waiting.empty())
     return proc.waker_slot_;
   if (woken && proc.wake_target_ >= 0) return proc.wake_target_;
   if (proc.slot_ >= 0) return proc.slot_;
-  int best = 0;
-  for (int i = 1; i < static_cast<int>(queues_.size()); i++)
-    if (queues_[static_cast<std::size_t>(i)].waiting.size() < queues_[static_cast<std::size_t>(best)].waiting.size())
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(queues_.size()); i++)
+    if (proc.allowed_on(i) && (best < 0 || queues_[static_cast<std::size_t>(i)].waiting.size() <
+                                               queues_[static_cast<std::size_t>(best)].waiting.size()))
       best = i;
   return best;
 }
@@ -157,7 +159,7 @@ void Cpu::place_wakeup(Proc& wakee, Proc* waker, int this_cpu, bool sync)
     }
   }
   const int prev = wakee.slot_;
-  if (prev < 0 || this_cpu < 0 || this_cpu == prev) return;
+  if (prev < 0 || this_cpu < 0 || this_cpu == prev || !wakee.allowed_on(this_cpu)) return;
   const unsigned master = waker != nullptr ? waker->wakee_flips_ : kIdleTaskFlips;
   const bool wide       = std::min(master, wakee.wakee_flips_) >= 1;
   if (!wide) wakee.wake_target_ = wake_affine(this_cpu, prev, sync);
@@ -246,7 +248,7 @@ Proc* Cpu::preemption_target(const Proc& woken, int index) const
 {
   int target = params_.run_queues == RunQueues::PerCpu ? index : woken.slot_;
   if (target < 0) target = woken.waker_slot_;
-  if (target < 0) return nullptr;
+  if (target < 0 || !woken.allowed_on(target)) return nullptr;
   Proc* curr = slots_[static_cast<std::size_t>(target)].holder;
   if (curr == nullptr || curr == &woken || curr->preempt_for_ != nullptr || curr->high_priority_) return nullptr;
   return curr;
@@ -373,12 +375,12 @@ void Cpu::remove_runnable(Queue& q, Proc& proc)
 // (pick_eevdf()); if none is, the earliest deadline.
 Cpu::RunQueue::const_iterator Cpu::next_for(const Queue& q, int slot, double now) const
 {
-  if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf) return q.waiting.begin();
+  if (params_.cache_size <= 0 && params_.scheduler != Scheduler::Eevdf && !pinned_) return q.waiting.begin();
   const double avg = params_.scheduler == Scheduler::Eevdf ? avg_vruntime(q) : 0;
   auto fallback    = q.waiting.end();
   for (auto it = q.waiting.begin(); it != q.waiting.end(); ++it) {
     const Proc* p = std::get<2>(*it);
-    if (!cache_allows(*p, slot, now)) continue;
+    if (!p->allowed_on(slot) || !cache_allows(*p, slot, now)) continue;
     if (params_.scheduler != Scheduler::Eevdf || eligible(avg, *p)) return it;
     if (fallback == q.waiting.end()) fallback = it;
   }
@@ -417,6 +419,7 @@ Proc* Cpu::pull_from_others(int slot, double now, bool allow_hot)
   Queue& from = queues_[busiest];
   for (auto it = from.waiting.begin(); it != from.waiting.end(); ++it) {
     Proc* p = std::get<2>(*it);
+    if (!p->allowed_on(slot)) continue;
     if (!allow_hot && p->slot_ >= 0 && now - p->off_cpu_since_ < params_.migration_cost) continue;
     from.waiting.erase(it);
     waiting_--;

@@ -162,6 +162,8 @@ public:
   {
     return slot >= 0 && slot < slots() ? slots_[static_cast<std::size_t>(slot)].holder : nullptr;
   }
+  /// Some process may run on only some hardware threads (Proc::set_allowed_cpus()).
+  void note_affinity() { pinned_ = true; }
   /// Processes running or waiting on a hardware thread (its run queue's nr_running).
   int nr_running(int slot) const;
   /// A device completion interrupted a busy CPU (CpuParams::busy_io_interrupt).
@@ -257,7 +259,7 @@ private:
   int home_queue(const Proc& proc, bool woken) const;
   int queue_index(int slot) const;
   void move_to(Proc& proc, int index);
-  int pick_free_slot(int preferred) const;
+  int pick_free_slot(const Proc& proc, int preferred) const;
   int wake_affine(int this_cpu, int prev, bool sync) const;
   void check_preempt_wakeup(Proc& woken, int index);
   void check_preempt_wakeup_fair(Proc& woken, int index);
@@ -285,6 +287,7 @@ private:
   std::uint64_t wakeup_preemptions_ = 0;
   std::uint64_t arrivals_           = 0;
   int free_slots_                   = 0;
+  bool pinned_                      = false; // some process has an affinity
   std::uint64_t idle_entries_       = 0;
   std::uint64_t busy_interrupts_    = 0;
   long long last_tick_              = -1; // the latest tick whose idle balance ran

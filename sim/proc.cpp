@@ -6,6 +6,7 @@
 #include "sim/lookahead.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace sim {
 
@@ -160,6 +161,18 @@ void Proc::take_cpu()
   slice_left_ = cpu_.params().time_slice;
 }
 
+void Proc::set_allowed_cpus(const std::vector<int>& slots)
+{
+  allowed_.clear();
+  if (slots.empty()) return;
+  allowed_.assign(static_cast<std::size_t>(cpu_.slots()), 0);
+  for (int s : slots) {
+    if (s < 0 || s >= cpu_.slots()) throw std::invalid_argument(name_ + ": no CPU " + std::to_string(s));
+    allowed_[static_cast<std::size_t>(s)] = 1;
+  }
+  cpu_.note_affinity();
+}
+
 void Proc::give_up_cpu()
 {
   if (on_cpu_) cpu_.release(*this);
@@ -194,7 +207,7 @@ void Proc::resume()
   }
   waker_slot_  = -1;
   wake_target_ = -1;
-  slice_left_ = cpu_.params().time_slice;
+  slice_left_  = cpu_.params().time_slice;
 }
 
 bool Proc::park(double timeout)

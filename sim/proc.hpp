@@ -86,6 +86,9 @@ public:
   /// The bytes this process touches again each time it runs (0: its cache misses after a
   /// switch are not modelled): what it must refill when others pushed them out of the cache.
   void set_working_set(double bytes) { working_set_ = bytes; }
+  /// The hardware threads this process may run on, as taskset sets them (empty: all).
+  void set_allowed_cpus(const std::vector<int>& slots);
+  bool allowed_on(int slot) const { return allowed_.empty() || allowed_[static_cast<std::size_t>(slot)] != 0; }
   /// A kernel worker at nice -20 (a WQ_HIGHPRI kworker): its weight is so far above a normal
   /// process's that the fair scheduler runs it before any of them waiting for a CPU, and the
   /// little CPU it uses does not move their shares.
@@ -153,25 +156,26 @@ private:
   double active_changed_at_ = 0; // the local time of the latest set_active change
   WaitEventId event_        = kCpu;
   double event_since_       = 0;
-  double syscall_seconds_   = 0;       // accrued system-call time not yet taken off the CPU time
-  bool parked_              = false;   // asleep on (or about to sleep on) the semaphore
-  bool wake_pending_        = false;   // woken while not parked
-  int waker_slot_           = -1;      // where the process that woke this one ran (-1: a timeout)
-  bool waker_sync_          = false;   // and whether that wake-up was WF_SYNC
-  int wake_target_          = -1;      // where WakeAffine placed the pending wake-up (-1: previous)
+  double syscall_seconds_   = 0;     // accrued system-call time not yet taken off the CPU time
+  bool parked_              = false; // asleep on (or about to sleep on) the semaphore
+  bool wake_pending_        = false; // woken while not parked
+  int waker_slot_           = -1;    // where the process that woke this one ran (-1: a timeout)
+  bool waker_sync_          = false; // and whether that wake-up was WF_SYNC
+  int wake_target_          = -1;    // where WakeAffine placed the pending wake-up (-1: previous)
   // record_wakee()'s count of changes of whom this process wakes, halved every second.
-  unsigned wakee_flips_     = 0;
-  const Proc* last_wakee_   = nullptr;
-  double flips_decayed_at_  = 0;
-  int kind_                 = 0;       // Cpu::kind_of(name_), for its switch counts
-  Proc* preempt_for_        = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
-  bool keep_wakes_          = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
-  bool missed_wake_         = false;   // such a wake-up came meanwhile
+  unsigned wakee_flips_    = 0;
+  const Proc* last_wakee_  = nullptr;
+  double flips_decayed_at_ = 0;
+  int kind_                = 0;       // Cpu::kind_of(name_), for its switch counts
+  Proc* preempt_for_       = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
+  bool keep_wakes_         = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
+  bool missed_wake_        = false;   // such a wake-up came meanwhile
   // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
   bool high_priority_   = false;
   double working_set_   = 0;
   int cache_core_       = -1;
-  double off_cpu_since_ = 0; // when it last gave up a CPU
+  double off_cpu_since_ = 0;  // when it last gave up a CPU
+  std::vector<char> allowed_; // by slot; empty: every slot
   std::list<Proc*>::iterator cache_pos_;
   WaitTimes times_;
   struct SyscallSpan {

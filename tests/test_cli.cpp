@@ -413,6 +413,18 @@ TEST_CASE("CLI: placement on the previous CPU with one run queue is rejected", "
                  "with run_queues global");
 }
 
+TEST_CASE("CLI: a CPU list naming a CPU the machine lacks, or one twice, is rejected", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  check_rejected(dir, {path, "--set", "hardware.os.server_cpus=[0,0]"},
+                 "--set hardware.os.server_cpus=[0,0]: /hardware/os/server_cpus: expected distinct CPU numbers "
+                 "from 0 to 1");
+  check_rejected(dir, {path, "--set", "hardware.os.pgbench_cpus=[4096]"},
+                 "--set hardware.os.pgbench_cpus=[4096]: /hardware/os/pgbench_cpus/0: expected a number between 0 "
+                 "and 1, got 4096");
+}
+
 TEST_CASE("CLI: one key given two values on the command line is rejected", "[cli]")
 {
   TempDir dir;

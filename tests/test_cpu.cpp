@@ -904,6 +904,32 @@ TEST_CASE("CPU: wake_affine wakes a device's waiter on the interrupt's idle CPU 
   CHECK(ran.slot == 1);
 }
 
+TEST_CASE("CPU: a process pinned to one CPU waits for it while another CPU idles", "[cpu]")
+{
+  for (const auto queues : {sim::RunQueues::Global, sim::RunQueues::PerCpu}) {
+    auto params       = test::quiet_cpu(2);
+    params.time_slice = 50 * ms;
+    params.run_queues = queues;
+    Harness h(params);
+    Ran ran;
+    Proc& pinned = h.proc("pinned");
+    h.start(h.proc("hog"), [](Proc& p) {
+      p.work(2 * ms * 1e9);
+      p.flush();
+    });
+    pinned.set_allowed_cpus({0});
+    h.start(pinned, [&](Proc& p) {
+      p.work(0.1 * ms * 1e9);
+      p.flush();
+      ran = {Harness::now(), p.slot()};
+    });
+    h.run(1);
+    CHECK(ran.at == Approx(2.1 * ms)); // behind the hog on CPU 0, though CPU 1 is idle throughout
+    CHECK(ran.slot == 0);
+    CHECK(h.cpu.migrations() == 0);
+  }
+}
+
 TEST_CASE("CPU: per-CPU run queues share CPUs among more processes than CPUs", "[cpu]")
 {
   auto params       = test::quiet_cpu(2);
