@@ -744,13 +744,17 @@ sim::CpuParams two_cpus(sim::WakePlacement placement, double migration_cost, int
   return params;
 }
 
-Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost, int cache_nice_tries = 1)
+// s's sleep is a timer's, or with device, a device's (whose interrupt params say where it lands).
+Ran wake_with_other_cpu_idle(const sim::CpuParams& params, bool device)
 {
-  Harness h(two_cpus(placement, migration_cost, cache_nice_tries));
+  Harness h(params);
   Ran ran;
   h.start(h.proc("s"), [&](Proc& p) {
     p.work(0.1 * ms * 1e9);
-    p.block_until(1 * ms, sim::kCpu);
+    if (device)
+      p.await_io(1 * ms, sim::kCpu);
+    else
+      p.block_until(1 * ms, sim::kCpu);
     p.flush();
     ran = {Harness::now(), p.slot()};
   });
@@ -764,6 +768,11 @@ Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost
   });
   h.run(1);
   return ran;
+}
+
+Ran wake_with_other_cpu_idle(sim::WakePlacement placement, double migration_cost, int cache_nice_tries = 1)
+{
+  return wake_with_other_cpu_idle(two_cpus(placement, migration_cost, cache_nice_tries), false);
 }
 } // namespace
 
@@ -883,23 +892,7 @@ TEST_CASE("CPU: wake_affine wakes a device's waiter on the interrupt's idle CPU 
   // As wake_with_other_cpu_idle(), with s waiting on a device whose interrupts go to CPU 1.
   auto params             = two_cpus(sim::WakePlacement::WakeAffine, 50 * ms);
   params.io_interrupt_cpu = 1;
-  Harness h(params);
-  Ran ran;
-  h.start(h.proc("s"), [&](Proc& p) {
-    p.work(0.1 * ms * 1e9);
-    p.await_io(1 * ms, sim::kCpu);
-    p.flush();
-    ran = {Harness::now(), p.slot()};
-  });
-  h.start(h.proc("f"), [](Proc& p) {
-    p.work(0.2 * ms * 1e9);
-    p.flush();
-  });
-  h.start(h.proc("h"), [](Proc& p) {
-    p.work(20 * ms * 1e9);
-    p.flush();
-  });
-  h.run(1);
+  const Ran ran           = wake_with_other_cpu_idle(params, true);
   CHECK(ran.at == Approx(1 * ms)); // previous_cpu: at the tick of 12 ms, as s is cache-hot
   CHECK(ran.slot == 1);
 }
