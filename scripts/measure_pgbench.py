@@ -10,6 +10,11 @@ SYSTEM, against a database that `pgbench -i` initialised; never from the test su
   scripts/measure_pgbench.py --db bench --scripts select-only,simple-update \
       --clients 1,4,16 --sync on,off --time 20 --reps 3 --out holdout.json
 
+With --processes, the server's long-lived processes (the WAL writer, checkpointer, background
+writer, and the kernel's threads) also get their voluntary and involuntary context switches and CPU
+time per transaction over the run (per task from /proc, as scripts/measure_switches.py reads them;
+backends and pgbench start and end inside the run, so that script's window measures those).
+
 With --cpus, the server (the postmaster, so every backend it starts, and its helpers) and pgbench
 are pinned to those CPUs for the whole measurement: on one CPU every transaction is served by
 context switches among the processes, which measures what those switches cost.
@@ -23,6 +28,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import measure_switches  # noqa: E402  (its per-task reader)
 
 
 def psql(db, sql):
@@ -113,19 +121,39 @@ def heap_pages(db):
             for t in ("pgbench_branches", "pgbench_tellers")}
 
 
+def long_lived(before, after, txns, hz):
+    """Switches and CPU per transaction, by kind, of the tasks alive through the whole run; kinds
+    with less than 0.01 switches and 1 us of CPU per transaction are left out."""
+    by_kind = {}
+    for tid, (kind, vol, invol, ticks) in after.items():
+        if tid not in before or before[tid][0] != kind:
+            continue
+        _, vol0, invol0, ticks0 = before[tid]
+        k = by_kind.setdefault(kind, [0, 0, 0])
+        k[0] += vol - vol0
+        k[1] += invol - invol0
+        k[2] += ticks - ticks0
+    return {kind: {"voluntary": round(v / txns, 4), "involuntary": round(iv / txns, 4),
+                   "cpu_us": round(ticks / hz / txns * 1e6, 2)}
+            for kind, (v, iv, ticks) in sorted(by_kind.items())
+            if v + iv >= 0.01 * txns or ticks / hz / txns * 1e6 >= 1}
+
+
 def config_name(script, clients, sync, jobs=None):
     """A point's name; with several -j measured, the threads it ran (e.g. tpcb-like_c2_syncoff_j2)."""
     return f"{script}_c{clients}_sync{sync}" + (f"_j{jobs}" if jobs is not None else "")
 
 
-def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations=False):
+def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations=False, processes=False):
     set_sync(db, sync)
     pages = heap_pages(db)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
     before = proc_stat()
+    tasks_before = measure_switches.tasks() if processes else None
     perf_out = f"/tmp/measure_pgbench.{os.getpid()}.perf" if migrations else None
     cmd, tps, lat, txns = pgbench(db, script, clients, jobs, seconds, cpus, perf_out)
+    tasks_after = measure_switches.tasks() if processes else None
     after = proc_stat()
     wal = dict(zip(["wal_records", "wal_fpi", "wal_bytes", "wal_write", "wal_sync"],
                    (int(x) for x in psql(db, "SELECT wal_records, wal_fpi, wal_bytes, wal_write, "
@@ -144,7 +172,7 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations
     if perf_out:
         cpu["migrations_per_txn"] = round(perf_migrations(perf_out) / txns, 4)
         os.remove(perf_out)
-    return {
+    result = {
         "config": name,
         "command": cmd,
         "script": script,
@@ -159,6 +187,9 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations
         "heap_pages_at_start": pages,
         "cpu": cpu,
     }
+    if processes:
+        result["long_lived_processes"] = long_lived(tasks_before, tasks_after, txns, hz)
+    return result
 
 
 def main():
@@ -179,6 +210,9 @@ def main():
                                            "e.g. --cpus 1 --pgbench-cpus 0 keeps the two apart)")
     ap.add_argument("--migrations", action="store_true",
                     help="also count CPU migrations machine-wide with perf stat (cpu.migrations_per_txn)")
+    ap.add_argument("--processes", action="store_true",
+                    help="also record the switches and CPU per transaction of the server's long-lived "
+                         "processes and the kernel's threads (long_lived_processes)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     try:
@@ -200,7 +234,7 @@ def main():
     runs = []
     for rep in range(1, a.reps + 1):
         for script, c, t, s, name in points:
-            r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations)
+            r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations, a.processes)
             r["experiment"] = a.experiment
             r["repetition"] = rep
             runs.append(r)
@@ -217,6 +251,8 @@ def main():
                   "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
                   "from /proc/stat over the pgbench run, machine-wide" +
                   ("; CPU migrations from perf stat -a -e cpu-migrations around it" if a.migrations else "") +
+                  ("; per-task switches and CPU of the long-lived processes from /proc/PID/task/TID "
+                   "status and stat around it" if a.processes else "") +
                   ". Measured by "
                   "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: the server pinned to CPUs {a.cpus}"
                                                   if a.cpus else "") +
