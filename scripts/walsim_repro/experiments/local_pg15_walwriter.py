@@ -17,6 +17,9 @@ Two figures are checked with synchronous_commit off, at every client count:
   rule and the cycle's length;
 - its CPU time per voluntary switch, which is what a cycle costs, within 30%: a cost, not fitted
   anywhere, that the local profile builds from its context switch, wake-up and per-call costs.
+The measurement ran on a newer CPU generation (AMD family 26) than local-pg15-tpcb.json's fitted
+costs came from (family 25), as local-pg15-pinning's did; the wake-ups per transaction also depend
+on the commits' pace, so they carry some of the TPS error at each point.
 With synchronous_commit on the writer wakes only on its timer (wal_writer_delay) and runs too
 little for /proc's 10 ms ticks to price its cycle; its switches, and TPS at every point, are shown
 beside the measurement for the record.
