@@ -63,6 +63,20 @@ void print_clog(std::ostream& out, const RunResult& r)
         << " statuses for other backends\n";
 }
 
+// How often the WAL writer ran and was woken, and what a cycle cost it: what the wake-up policies
+// (XLogSetAsyncXactLSN's rules) trade against one another.
+void print_walwriter(std::ostream& out, const RunResult& r, std::uint64_t latch_wakeups)
+{
+  const double txn    = r.transactions > 0 ? static_cast<double>(r.transactions) : 1.0;
+  const double cycles = static_cast<double>(r.walwriter_cycles);
+  out << "WAL writer: " << r.walwriter_cycles << " cycles (" << fmt("%.3f", cycles / txn) << " per transaction), "
+      << latch_wakeups << " woken by SetLatch";
+  for (const auto& p : r.cpu_switches_by_process)
+    if (p.kind == "walwriter" && cycles > 0)
+      out << ", " << fmt("%.1f", p.busy_us * txn / cycles) << " us of CPU per cycle";
+  out << "\n";
+}
+
 void print_lock(std::ostream& out, const char* indent, const LockLine& l)
 {
   const auto& s = l.stats;
@@ -132,6 +146,7 @@ void print_summary(std::ostream& out, const RunResult& r)
   out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
       << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
       << w.wait_for_insertions_calls << " calls)\n";
+  print_walwriter(out, r, w.walwriter_wakeups);
   print_clog(out, r);
   print_buffers(out, r);
   print_locks(out, r);

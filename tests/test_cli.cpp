@@ -548,6 +548,37 @@ TEST_CASE("CLI: the summary prints pg_stat_slru and the hint bits, refused only 
   CHECK(refused("off") > 0);
 }
 
+TEST_CASE("CLI: the summary prints the WAL writer's cycles, woken about once per asynchronous commit", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  struct Writer {
+    double cycles = -1, per_txn = -1, woken = -1;
+  };
+  const auto writer = [&](const std::string& mode) {
+    const Outcome o = walsim({"run", path, "--set", "settings.synchronous_commit=" + mode, "-q"}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const std::string tag = "\nWAL writer: ";
+    const auto at         = o.out.find(tag);
+    REQUIRE(at != std::string::npos);
+    std::istringstream fields(o.out.substr(at + tag.size()));
+    Writer w;
+    std::string word;
+    char paren = 0;
+    fields >> w.cycles >> word >> paren >> w.per_txn >> word >> word >> w.woken;
+    return w;
+  };
+  const Writer off = writer("off");
+  const Writer on  = writer("on");
+  // XLogSetAsyncXactLSN sets the latch while a completed page is unflushed: most commits find it
+  // unset; a synchronous commit never sets it, so the writer runs on its timer only.
+  CHECK(off.per_txn > 0.3);
+  CHECK(off.woken <= off.cycles);
+  CHECK(off.woken > 0.5 * off.cycles);
+  CHECK(on.per_txn < 0.1 * off.per_txn);
+}
+
 TEST_CASE("CLI: XLogCtl's spinlocks are counted where xlog.c takes them", "[cli]")
 {
   TempDir dir;

@@ -91,8 +91,8 @@ std::vector<MetricSpec> make_specs()
   specs.push_back({"cpu_migrations_per_xact", at("/cpu/migrations_per_txn")});
   specs.push_back({"walwriter_cycles", at("/walwriter/cycles")});
   // The WAL writer's sleeps (one per cycle, plus its fdatasync() calls) and CPU, as /proc counts them.
-  specs.push_back({"walwriter_voluntary_switches_per_xact",
-                   at("/cpu/switches_per_txn_by_process/walwriter/voluntary")});
+  specs.push_back(
+      {"walwriter_voluntary_switches_per_xact", at("/cpu/switches_per_txn_by_process/walwriter/voluntary")});
   specs.push_back({"walwriter_cpu_us_per_xact", at("/cpu/busy_us_per_txn_by_process/walwriter")});
   specs.push_back({"hint_bits_set", at("/hint_bits/set")});
   specs.push_back({"slru_xact_blks_hit_per_xact", per_transaction("/pg_stat_slru_xact/blks_hit")});
