@@ -26,6 +26,11 @@ on those runs' CPU per transaction: with many backends on one CPU each of them r
 of the core's cache whenever it runs (the profile's cpu.cache, from walsim-probe), and still no
 wake-up finds an idle CPU. It needs the profile's cpu.cache.
 
+With --fit-set, the 1-client runs are simulated with those overrides: the layout they were
+measured in, e.g. hardware.os.server_cpus=[1] and hardware.os.pgbench_cpus=[0] for runs pinned apart
+with measure_pgbench.py --cpus 1 --pgbench-cpus 0, where every message between pgbench and the
+backend wakes the other, idle, CPU whatever the kernel would have chosen.
+
 Each parameter is solved in turn by the secant method on walsim itself. The script prints the
 fitted values (and, with --write, stores them in the profile and the cost table).
 """
@@ -200,7 +205,8 @@ def fit_working_set(walsim, reference, names, sets):
     return (lo + hi) / 2
 
 
-def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None, working_set_from=None):
+def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None, working_set_from=None,
+        fit_sets=None):
     off, on = measured("off", reference, experiment), measured("on", reference, experiment)
     base = json.load(open(COSTS))
     sets = {}
@@ -214,6 +220,8 @@ def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None
             sys.exit(f"calibrate_local: {profile_path} has no cpu.cache: measure it with walsim-probe")
         working_set = fit_working_set(walsim, reference, working_set_from.split(","), sets)
         sets["costs.backend_working_set"] = f"{working_set:.1f}kB"
+
+    sets.update(fit_sets or {})
 
     # 1. The backend's active time does not depend on wake-up costs: fit the cost scale first.
     # The cost table is shared by every scenario: --keep-costs refits this machine's figures only.
@@ -309,14 +317,23 @@ def main():
     ap.add_argument("--working-set-from", metavar="EXPERIMENT/CONFIG,...",
                     help="then fit the backend working set to these one-CPU runs with many clients "
                          "(e.g. H2/select-only_c16_syncoff,H2/simple-update_c16_syncoff)")
+    ap.add_argument("--fit-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="an override for the fitted 1-client runs, e.g. the pinning they were measured "
+                         "with (repeatable)")
     args = ap.parse_args()
+    fit_sets = {}
+    for item in args.fit_set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            ap.error(f"--fit-set: expected KEY=VALUE, got {item!r}")
+        fit_sets[key] = value
     if args.working_set_from and not args.clock_from:
         sys.exit("calibrate_local: --working-set-from needs --clock-from (the clock is fitted first)")
     if not os.access(args.walsim, os.X_OK):
         sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
     fitted, check, target, base = fit(Walsim(args.walsim, args.seconds, args.scenario), args.keep_costs,
                                       args.reference, args.experiment, args.profile, args.clock_from,
-                                      args.working_set_from)
+                                      args.working_set_from, fit_sets)
     print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
     for sync in ("off", "on"):
         for key in ("latency_us", "cpu_us", "active_us"):

@@ -61,8 +61,8 @@ def _config(clients, sync):
     return f"{SCRIPT}_c{clients}_sync{sync}"
 
 
-def _point(clients, sync):
-    return {"pgbench.clients": clients, "settings.synchronous_commit": sync}
+def _point(clients, sync, extra=None):
+    return {"pgbench.clients": clients, "settings.synchronous_commit": sync, **(extra or {})}
 
 
 def sweep(quick):
@@ -104,13 +104,14 @@ def _simulated_cycles(sim, point):
     return (statistics.median(cycles) if cycles else None), len(cycles)
 
 
-def compare(sim):
-    """Wake-ups, CPU per cycle and TPS at every measured point."""
+def compare(sim, extra=None):
+    """Wake-ups, CPU per cycle and TPS at every measured point; extra picks the runs of a sweep
+    that holds other cases too (local-pg15-f26)."""
     out = []
     for sync in SYNC:
         series = f"synchronous_commit={sync}"
         for clients in _clients():
-            point, name = _point(clients, sync), _config(clients, sync)
+            point, name = _point(clients, sync, extra), _config(clients, sync)
             values = sim.values(point, WAKEUPS)
             out.append(Comparison(figure=f"{EXPERIMENT}/{name} walwriter switches per xact", metric=WAKEUPS,
                                   published=_measured(clients, sync, _measured_wakeups),
