@@ -58,5 +58,41 @@ class Scripts(unittest.TestCase):
             self.assertTrue(callable(module.gauss_newton))
 
 
+class FitSets(unittest.TestCase):
+    """calibrate_local.py --fit-set: the fitted 1-client runs are simulated as they were measured
+    (e.g. pinned apart), the clock's one-CPU run is not."""
+
+    def test_fit_sets_reach_the_fitted_runs_only(self):
+        spec = importlib.util.spec_from_file_location("calibrate_local",
+                                                      os.path.join(ROOT, "scripts", "calibrate_local.py"))
+        cal = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cal)
+        seen = []
+
+        class FakeWalsim:
+            def run(self, sync, sets):
+                seen.append(dict(sets))
+                us = lambda key, default: cal.duration_us(sets[key]) if key in sets else default  # noqa: E731
+                ghz = float(sets.get("hardware.cpu.clock", "3GHz").rstrip("GHz"))
+                work = 900.0 / ghz
+                wake, delay, sync_cpu = (us("hardware.os.idle_wakeup_cpu", 10.0), us("hardware.os.idle_wakeup", 10.0),
+                                         us("hardware.os.fdatasync_cpu", 50.0))
+                flush = sync_cpu if sync == "on" else 0.0
+                return {"latency_us": work + 4 * delay + 2 * wake + 2 * flush,
+                        "cpu_us": work + 8 * wake + flush, "active_us": work}
+
+        reference = os.path.join(ROOT, "scenarios", "reference", "local-pg15-f26-pinned.json")
+        profile = os.path.join(ROOT, "scenarios", "hardware", "local-2core-f26.json")
+        pinned = {"hardware.os.server_cpus": "[1]", "hardware.os.pgbench_cpus": "[0]"}
+        cal.fit(FakeWalsim(), True, reference, "F1", profile, clock_from="F2/tpcb-like_c1_syncoff", fit_sets=pinned)
+        clock_runs = [s for s in seen if s.get("hardware.cpu.cores_per_socket") == 1]
+        fitted_runs = [s for s in seen if "hardware.os.idle_wakeup_cpu" in s]
+        self.assertTrue(clock_runs and fitted_runs)
+        for s in clock_runs:
+            self.assertNotIn("hardware.os.server_cpus", s)
+        for s in fitted_runs:
+            self.assertEqual({k: s.get(k) for k in pinned}, pinned)
+
+
 if __name__ == "__main__":
     unittest.main()
