@@ -21,7 +21,8 @@ switches (the profile's, from walsim-probe), whatever the wake-up figures fitted
 client only pgbench and one backend share the CPU, so no backend's cache is crowded out either.
 
 With --working-set-from (one-CPU runs with many clients, after --clock-from), the backend's
-working set (costs.backend_working_set, in the shared cost table) is fitted next, by least squares
+working set (costs.backend_working_set: in the scenario's own costs block if it sets one, else in the
+shared cost table) is fitted next, by least squares
 on those runs' CPU per transaction: with many backends on one CPU each of them refills its share
 of the core's cache whenever it runs (the profile's cpu.cache, from walsim-probe), and still no
 wake-up finds an idle CPU. It needs the profile's cpu.cache.
@@ -269,7 +270,7 @@ def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None
     return fitted, check, {"off": off, "on": on}, base
 
 
-def write(fitted, base, keep_costs, profile_path):
+def write(fitted, base, keep_costs, profile_path, scenario_path=SCENARIO):
     if not keep_costs:
         write_costs(fitted, base)
     profile = json.load(open(profile_path))
@@ -280,10 +281,14 @@ def write(fitted, base, keep_costs, profile_path):
     if "clock_GHz" in fitted:
         profile["cpu"]["clock"] = f"{fitted['clock_GHz']:.3g}GHz"
     if "backend_working_set_kB" in fitted:
-        costs = json.load(open(COSTS))
-        costs["backend_working_set"] = f"{fitted['backend_working_set_kB']:.0f}kB"
-        with open(COSTS, "w") as f:
-            json.dump(costs, f, indent=2)
+        # Where the scenario takes it from: its own costs block if it sets one, else the shared table.
+        scenario = json.load(open(scenario_path))
+        own = "backend_working_set" in scenario.get("costs", {})
+        path = scenario_path if own else COSTS
+        doc = json.load(open(path))
+        (doc["costs"] if own else doc)["backend_working_set"] = f"{fitted['backend_working_set_kB']:.0f}kB"
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=2, ensure_ascii=False)
             f.write("\n")
     with open(profile_path, "w") as f:
         json.dump(profile, f, indent=2)
@@ -343,7 +348,7 @@ def main():
             print(f"synchronous_commit={sync:3} {key:10} simulated {sim:8.1f} measured {ref:8.1f} "
                   f"({100 * (sim / ref - 1):+.1f}%)")
     if args.write:
-        write(fitted, base, args.keep_costs, args.profile)
+        write(fitted, base, args.keep_costs, args.profile, args.scenario)
 
 
 if __name__ == "__main__":
