@@ -94,5 +94,25 @@ class FitSets(unittest.TestCase):
             self.assertEqual({k: s.get(k) for k in pinned}, pinned)
 
 
+    def test_a_working_set_the_scenario_sets_is_written_there(self):
+        import json
+        import shutil
+        import tempfile
+        spec = importlib.util.spec_from_file_location("calibrate_local",
+                                                      os.path.join(ROOT, "scripts", "calibrate_local.py"))
+        cal = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cal)
+        with tempfile.TemporaryDirectory() as tmp:
+            profile = shutil.copy(os.path.join(ROOT, "scenarios", "hardware", "local-2core-f26.json"), tmp)
+            scenario = shutil.copy(os.path.join(ROOT, "scenarios", "local-pg15-f26-tpcb.json"), tmp)
+            shared = open(cal.COSTS).read()
+            fitted = {"idle_wakeup_cpu": 11.0, "idle_wakeup": 1.0, "fdatasync_cpu": 80.0, "flush_latency": 100.0,
+                      "backend_working_set_kB": 123.4}
+            cal.write(fitted, {}, True, profile, scenario)
+            self.assertEqual(json.load(open(scenario))["costs"]["backend_working_set"], "123kB")
+            self.assertEqual(json.load(open(profile))["os"]["idle_wakeup_cpu"], "11us")
+            self.assertEqual(open(cal.COSTS).read(), shared)
+
+
 if __name__ == "__main__":
     unittest.main()
