@@ -24,6 +24,7 @@ import statistics
 from .. import effects, reference
 from ..model import Check, Comparison, SweepSpec
 from ..paths import repo_path
+from . import local_pg15_pinning as pinning
 from . import local_pg15_walwriter as walwriter
 
 ID = "local-pg15-f26"
@@ -37,8 +38,7 @@ SYNC = ("on", "off")
 LAYOUTS = {"split": ("F1", "[1]", "[0]"), "shared": ("F2", "[0]", "[0]")}
 FREE = {"hardware.os.server_cpus": "[]", "hardware.os.pgbench_cpus": "[]"}
 TPS_TOLERANCE = 0.15
-RATIO_TOLERANCE = 0.15
-RATIO = "tps_over_split"
+RATIO = pinning.RATIO
 QUICK_SECONDS = 5
 CHART = ("pgbench clients (-c)", True)
 
@@ -103,16 +103,6 @@ def compare(sim):
     return _ratio_comparisons(sim) + walwriter.compare(sim, FREE)
 
 
-def _ratio_check(comparisons):
-    rows = [c for c in comparisons if c.metric == RATIO]
-    parts = [f"{c.figure.split(' ')[0]} " + (f"{c.simulated:.2f}x against {c.published:.2f}x"
-                                            if c.simulated is not None else "no run") for c in rows]
-    passed = bool(rows) and all(c.simulated is not None and abs(c.relative_error) <= RATIO_TOLERANCE for c in rows)
-    text, settled = effects.within_tolerance(rows, RATIO_TOLERANCE)
-    return Check("1 client, pinned to one CPU over pinned apart: TPS ratio within 15% of the measured ratio, "
-                 "synchronous_commit on and off", passed, "; ".join(parts) + text, settled)
-
-
 def _tps_check(comparisons):
     rows = [c for c in comparisons if c.metric == "tps" and "_c1_" not in c.figure]
     outside = [c for c in rows if c.relative_error is None or abs(c.relative_error) > TPS_TOLERANCE]
@@ -124,4 +114,5 @@ def _tps_check(comparisons):
 
 
 def checks(sim, comparisons):
-    return [_ratio_check(comparisons), _tps_check(comparisons)] + walwriter.checks(sim, comparisons)
+    return ([pinning._ratio_check(comparisons, "shared", "pinned to one CPU"), _tps_check(comparisons)]
+            + walwriter.checks(sim, comparisons))
