@@ -1,0 +1,21 @@
+set title 'local-pg15-f26: walwriter_cpu_us_per_cycle, simulated (median, 95% CI) and published'
+set xlabel 'pgbench clients (-c)'
+set ylabel 'walwriter_cpu_us_per_cycle'
+set grid
+set key top left box opaque
+set yrange [0:*]
+set offsets graph 0.05, graph 0.05, graph 0.1, 0
+set logscale x 2
+terms = ' ' . GPVAL_TERMINALS . ' '
+if (strstrt(terms, ' pngcairo ') > 0) { set terminal pngcairo size 1000,600 font 'sans,11' noenhanced } else { set terminal png size 1000,600 noenhanced }
+set output 'local-pg15-f26-walwriter_cpu_us_per_cycle.png'
+plot 'local-pg15-f26-walwriter_cpu_us_per_cycle.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated synchronous_commit=off', \
+     'local-pg15-f26-walwriter_cpu_us_per_cycle.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published synchronous_commit=off'
+unset output
+if (strstrt(terms, ' svg ') > 0) {
+  set terminal svg size 1000,600 dynamic font 'sans,11' noenhanced
+  set output 'local-pg15-f26-walwriter_cpu_us_per_cycle.svg'
+  plot 'local-pg15-f26-walwriter_cpu_us_per_cycle.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'simulated synchronous_commit=off', \
+     'local-pg15-f26-walwriter_cpu_us_per_cycle.dat' index 1 using 1:2 with linespoints dt 2 lw 2 pt 6 ps 1.5 lc 1 title 'published synchronous_commit=off'
+  unset output
+}
