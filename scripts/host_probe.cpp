@@ -44,16 +44,23 @@
  *   scheduler, time_slice     not measured: the kernel's release says which scheduler runs
  *                             (EEVDF since Linux 6.6), and EEVDF's base slice follows from the
  *                             number of CPUs, as the kernel sets it;
- *   cpu.cache                 the core's private (level 2) cache size from sysfs, and what it
- *                             costs to bring data back into it (refill_per_kB): a random pointer
- *                             chase through half the cache, timed after a larger buffer pushed it
- *                             out, less the same chase with the data in place. A chase waits for
- *                             each miss in turn, so this is the slow end: misses a program can
- *                             overlap cost less (the chase with independent loads is printed).
+ *   cpu.cache                 the core's private (level 2) cache size from sysfs, or from
+ *                             --cache-size where the machine does not describe its caches (a
+ *                             virtual machine often shows none), and what it costs to bring data
+ *                             back into it (refill_per_kB): a random pointer chase through half
+ *                             the cache, timed after a larger buffer pushed it out, less the same
+ *                             chase with the data in place. A chase waits for each miss in turn,
+ *                             so this is the slow end: misses a program can overlap cost less
+ *                             (the chase with independent loads is printed). Beside it, the time
+ *                             per load of a chase through buffers of 16 kB to 64 MB held in place:
+ *                             it jumps where a buffer outgrows a cache level, which tells the
+ *                             size to give --cache-size on such a machine.
  * Printed beside them: fdatasync's system-wide CPU (/proc/stat, which adds the kernel threads and
  * interrupts that serve it) and context switches per call (/proc/stat ctxt, theirs included).
  * Linux only (sched_setaffinity, /proc/stat). The machine should be otherwise idle.
  */
+#include "sim/units.hpp"
+
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
@@ -731,6 +738,49 @@ RefillCosts refill_costs(int cpu, double cache_bytes, int passes)
   return r;
 }
 
+// A dependent chase through `bytes` in a random line order, with the data left in place by the
+// passes before: the median time per load. Pinned to one CPU.
+double chase_in_place(std::size_t bytes, std::mt19937_64& rng)
+{
+  const std::size_t lines = std::max<std::size_t>(2, bytes / 64);
+  std::vector<std::size_t> order(lines);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<std::size_t> next(lines * 8);
+  for (std::size_t i = 0; i < lines; i++) next[order[i] * 8] = order[(i + 1) % lines];
+  // Enough passes that each size is timed over at least about a million loads.
+  const int passes = static_cast<int>(std::clamp<std::size_t>((1u << 20) / lines, 5, 201));
+  std::vector<double> per_load;
+  pass_seconds(next, order, true);
+  for (int k = 0; k < passes; k++) per_load.push_back(pass_seconds(next, order, true));
+  std::nth_element(per_load.begin(), per_load.begin() + passes / 2, per_load.end());
+  return per_load[static_cast<std::size_t>(passes / 2)];
+}
+
+struct ChasePoint {
+  std::size_t bytes;
+  double per_load; // seconds
+};
+
+std::vector<ChasePoint> chase_scan(int cpu)
+{
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  must(sched_getaffinity(0, sizeof saved, &saved) == 0, "sched_getaffinity");
+  pin_to(cpu);
+  std::mt19937_64 rng(54321);
+  std::vector<ChasePoint> points;
+  for (std::size_t bytes = 16 * 1024; bytes <= 64 * 1024 * 1024; bytes *= 2)
+    points.push_back({bytes, chase_in_place(bytes, rng)});
+  must(sched_setaffinity(0, sizeof saved, &saved) == 0, "sched_setaffinity");
+  return points;
+}
+
+std::string kb(double bytes)
+{
+  return std::to_string(static_cast<long long>(bytes / 1024)) + "kB";
+}
+
 std::string us(double seconds)
 {
   char buf[32];
@@ -766,18 +816,30 @@ int main(int argc, char** argv)
   po::options_description opts("walsim-probe: measure a hardware profile's OS costs on this machine.\n\n"
                                "usage: walsim-probe [options]\n\noptions");
   std::string dir;
+  std::string cache_size;
   int iterations = 0;
   opts.add_options()("help,h",
                      "this help")("dir", po::value(&dir)->default_value("."),
                                   "directory for the fdatasync and page-cache tests (put it on the WAL's file system)")(
       "iterations", po::value(&iterations)->default_value(100000),
       "round trips per ping-pong test (fdatasync runs a twentieth of them)")(
-      "json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
+      "cache-size", po::value(&cache_size),
+      "the core's private (level 2) cache, e.g. 1MB, where sysfs does not describe it (a virtual machine "
+      "often hides its caches); it overrides sysfs. The chase scan the probe prints shows where the cache "
+      "ends")("json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
   po::variables_map vm;
+  double given_cache = 0;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
     po::notify(vm);
     if (iterations < 100) throw po::error("--iterations must be at least 100");
+    if (vm.count("cache-size")) {
+      const sim::units::Parsed size = sim::units::parse_size(cache_size);
+      if (!size.value) throw po::error("--cache-size " + cache_size + ": " + size.error);
+      if (*size.value < 64 * 1024 || *size.value > 1024.0 * 1024 * 1024)
+        throw po::error("--cache-size " + cache_size + ": expected a size between 64kB and 1GB");
+      given_cache = *size.value;
+    }
   } catch (const po::error& e) {
     std::cerr << "walsim-probe: " << e.what() << "\n";
     return 2;
@@ -799,29 +861,31 @@ int main(int argc, char** argv)
     const BusySync busy_sync = two_cpus ? busy_sync_latency(dir, cpus, std::max(10, iterations / 20), 5) : BusySync{};
     const InterruptCosts irq =
         two_cpus ? busy_interrupt_costs(dir, cpus, std::max(10, iterations / 10), 5) : InterruptCosts{};
-    const PageCacheCosts cache  = page_cache_costs(dir, std::max(100, iterations / 5));
-    const FaultCosts faults     = page_fault_costs();
-    const nlohmann::json gaps   = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
-    const double cache_bytes    = private_cache_bytes(cpus.at(0));
-    const RefillCosts refill    = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
-    const KernelScheduler sched = kernel_scheduler();
-    const double other          = load.cpus();
-    const double io             = sock.send + sock.recv;
-    const double context_switch = same.half_trip - io;
-    const double busy_wakeup    = std::max(0.0, busy_half_cpu - io - 2 * context_switch);
-    nlohmann::json os           = {{"socket_send", us(sock.send)},
-                                   {"socket_recv", us(sock.recv)},
-                                   {"context_switch", us(context_switch)},
-                                   {"fdatasync_cpu", us(sync.own_cpu)},
-                                   {"pread", ns(cache.read)},
-                                   {"pread_per_kB", ns(cache.read_per_kb)},
-                                   {"pwrite", ns(cache.write)},
-                                   {"pwrite_per_kB", ns(cache.write_per_kb)},
-                                   {"page_fault_read", ns(faults.read)},
-                                   {"page_fault_write", ns(faults.write)},
-                                   {"page_first_touch", ns(faults.first_touch)},
-                                   {"fault_around", std::to_string(faults.fault_around_pages * 4) + "kB"},
-                                   {"scheduler", sched.name}};
+    const PageCacheCosts cache = page_cache_costs(dir, std::max(100, iterations / 5));
+    const FaultCosts faults    = page_fault_costs();
+    const nlohmann::json gaps  = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
+    const double sysfs_cache   = private_cache_bytes(cpus.at(0));
+    const double cache_bytes   = given_cache > 0 ? given_cache : sysfs_cache;
+    const RefillCosts refill   = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
+    const std::vector<ChasePoint> chase = chase_scan(cpus[0]);
+    const KernelScheduler sched         = kernel_scheduler();
+    const double other                  = load.cpus();
+    const double io                     = sock.send + sock.recv;
+    const double context_switch         = same.half_trip - io;
+    const double busy_wakeup            = std::max(0.0, busy_half_cpu - io - 2 * context_switch);
+    nlohmann::json os                   = {{"socket_send", us(sock.send)},
+                                           {"socket_recv", us(sock.recv)},
+                                           {"context_switch", us(context_switch)},
+                                           {"fdatasync_cpu", us(sync.own_cpu)},
+                                           {"pread", ns(cache.read)},
+                                           {"pread_per_kB", ns(cache.read_per_kb)},
+                                           {"pwrite", ns(cache.write)},
+                                           {"pwrite_per_kB", ns(cache.write_per_kb)},
+                                           {"page_fault_read", ns(faults.read)},
+                                           {"page_fault_write", ns(faults.write)},
+                                           {"page_first_touch", ns(faults.first_touch)},
+                                           {"fault_around", std::to_string(faults.fault_around_pages * 4) + "kB"},
+                                           {"scheduler", sched.name}};
     if (sched.slice > 0) os["time_slice"] = us(sched.slice);
     if (two_cpus) {
       os["idle_wakeup"]     = us(across.half_trip - io);
@@ -834,9 +898,9 @@ int main(int argc, char** argv)
       os["busy_io_interrupt"] = us(irq.busy);
     }
     nlohmann::json cpu = nlohmann::json::object();
-    if (cache_bytes > 0)
-      cpu["cache"] = {{"size", std::to_string(static_cast<long long>(cache_bytes / 1024)) + "kB"},
-                      {"refill_per_kB", ns(refill.chase)}};
+    if (cache_bytes > 0) cpu["cache"] = {{"size", kb(cache_bytes)}, {"refill_per_kB", ns(refill.chase)}};
+    nlohmann::json chase_rows = nlohmann::json::array();
+    for (const ChasePoint& p : chase) chase_rows.push_back({{"size", kb(p.bytes)}, {"per_load", ns(p.per_load)}});
     const nlohmann::json out = {
         {"cpu", cpu},
         {"os", os},
@@ -856,6 +920,11 @@ int main(int argc, char** argv)
           {"device_interrupts_per_fdatasync_by_cpu", irq.per_cpu},
           {"fdatasync_context_switches", sync.switches},
           {"idle_gap_scan", gaps},
+          {"cache_size_from", given_cache > 0   ? "--cache-size"
+                              : sysfs_cache > 0 ? "sysfs"
+                                                : "unknown"},
+          {"sysfs_cache_size", sysfs_cache > 0 ? nlohmann::json(kb(sysfs_cache)) : nlohmann::json(nullptr)},
+          {"chase_in_place_by_size", chase_rows},
           {"refill_per_kB_independent_loads", ns(refill.independent)},
           {"refill_chase_per_line",
            {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
@@ -907,9 +976,17 @@ int main(int argc, char** argv)
     if (sched.slice > 0) std::cout << ", time_slice " << os["time_slice"].get<std::string>() << " (its base slice)";
     std::cout << "\n";
     if (cache_bytes > 0)
-      std::cout << "private cache " << cpu["cache"]["size"].get<std::string>() << ": refilling it costs "
-                << ns(refill.chase) << " per kB (a pointer chase: refill_per_kB), " << ns(refill.independent)
+      std::cout << "private cache " << cpu["cache"]["size"].get<std::string>() << " ("
+                << (given_cache > 0 ? "--cache-size" : "sysfs") << "): refilling it costs " << ns(refill.chase)
+                << " per kB (a pointer chase: refill_per_kB), " << ns(refill.independent)
                 << " per kB with independent loads\n";
+    else
+      std::cout << "private cache: sysfs does not describe it; give its size with --cache-size (where the chase "
+                   "below jumps) to measure refill_per_kB\n";
+    std::cout << "pointer chase with the data in place, time per load by buffer size (it jumps where a buffer "
+                 "outgrows a cache):\n";
+    for (const ChasePoint& p : chase)
+      std::cout << "  " << std::setw(8) << kb(p.bytes) << "  " << ns(p.per_load) << "\n";
     if (two_cpus) {
       std::cout << "CPU-to-CPU round trip after the answering CPU idled (a jump: it left its shallow idle state):\n";
       for (const auto& row : gaps)

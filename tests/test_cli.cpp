@@ -750,7 +750,10 @@ TEST_CASE("CLI: .ci/run runs README command 2 as README.md shows it", "[cli]")
 TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which walsim accepts", "[cli][probe]")
 {
   TempDir dir;
-  const Outcome o = run_binary(kProbe, {"--iterations", "200", "--dir", dir.path().string(), "--json"}, dir);
+  // The cache size is given, as on a virtual machine that hides its caches, so that the refill is
+  // measured on every machine.
+  const Outcome o =
+      run_binary(kProbe, {"--iterations", "200", "--dir", dir.path().string(), "--cache-size", "256kB", "--json"}, dir);
   INFO(o.err);
   REQUIRE(o.status == 0);
   const auto figures = nlohmann::json::parse(o.out);
@@ -814,16 +817,22 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
     args.insert(args.end(),
                 {"--set", "hardware.os.io_interrupt_cpu=" + figures["os"]["io_interrupt_cpu"].dump(), "--set",
                  "hardware.os.busy_io_interrupt=" + figures["os"]["busy_io_interrupt"].get<std::string>()});
-  // The private cache, where sysfs describes one.
+  // The private cache, of the size given whatever sysfs says.
   REQUIRE(figures.contains("cpu"));
-  if (figures["cpu"].contains("cache")) {
-    const auto& cache = figures["cpu"]["cache"];
-    CHECK(std::stod(cache.at("size").get<std::string>()) > 0);
-    CHECK(std::stod(figures.at("measured").at("refill_chase_per_line").at("pushed_out").get<std::string>()) > 0);
-    for (const char* key : {"size", "refill_per_kB"})
-      args.insert(args.end(),
-                  {"--set", std::string("hardware.cpu.cache.") + key + "=" + cache[key].get<std::string>()});
-  }
+  const auto& cache = figures["cpu"].at("cache");
+  CHECK(cache.at("size") == "256kB");
+  CHECK(figures["measured"].at("cache_size_from") == "--cache-size");
+  CHECK(std::stod(figures.at("measured").at("refill_chase_per_line").at("pushed_out").get<std::string>()) > 0);
+  for (const char* key : {"size", "refill_per_kB"})
+    args.insert(args.end(), {"--set", std::string("hardware.cpu.cache.") + key + "=" + cache[key].get<std::string>()});
+  // The chase scan, 16 kB to 64 MB: a load from a buffer far larger than any cache (from memory)
+  // takes longer than one from a buffer that fits the first level.
+  const auto& scan = figures["measured"].at("chase_in_place_by_size");
+  REQUIRE(scan.size() == 13);
+  CHECK(scan.front().at("size") == "16kB");
+  CHECK(scan.back().at("size") == "65536kB");
+  CHECK(std::stod(scan.back().at("per_load").get<std::string>()) >
+        std::stod(scan.front().at("per_load").get<std::string>()));
   const Outcome v = walsim(args, dir);
   INFO(v.err);
   CHECK(v.status == 0);
@@ -871,6 +880,12 @@ TEST_CASE("walsim-probe: bad usage exits 2, a failed measurement 1, with the rea
   CHECK(contains(usage.err, "--iterations must be at least 100"));
   const Outcome unknown = run_binary(kProbe, {"--itrations", "500"}, dir);
   CHECK(unknown.status == 2);
+  const Outcome unit = run_binary(kProbe, {"--cache-size", "1mb"}, dir);
+  CHECK(unit.status == 2);
+  CHECK(contains(unit.err, "--cache-size 1mb: unknown unit"));
+  const Outcome tiny = run_binary(kProbe, {"--cache-size", "4kB"}, dir);
+  CHECK(tiny.status == 2);
+  CHECK(contains(tiny.err, "expected a size between 64kB and 1GB"));
   const Outcome missing = run_binary(kProbe, {"--iterations", "100", "--dir", dir / "no/such/dir"}, dir);
   CHECK(missing.status == 1);
   CHECK(contains(missing.err, "cannot create"));
