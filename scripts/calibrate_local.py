@@ -27,6 +27,13 @@ on those runs' CPU per transaction: with many backends on one CPU each of them r
 of the core's cache whenever it runs (the profile's cpu.cache, from walsim-probe), and still no
 wake-up finds an idle CPU. It needs the profile's cpu.cache.
 
+With --fit-refill as well, the cache's refill rate (cpu.cache.refill_per_kB) is fitted with the
+working set, given one-CPU runs at two or more client counts: walsim-probe's rate is that of a
+chase refilled from the shared cache of a quiet machine, while a backend's data may have left that
+cache too, and the growth between the client counts tells the two apart (a large set refilled
+cheaply is crowded out early, by the first few other backends; a small one refilled dearly
+steadily, one backend at a time).
+
 With --fit-set, the 1-client runs are simulated with those overrides: the layout they were
 measured in, e.g. hardware.os.server_cpus=[1] and hardware.os.pgbench_cpus=[0] for runs pinned apart
 with measure_pgbench.py --cpus 1 --pgbench-cpus 0, where every message between pgbench and the
@@ -38,6 +45,7 @@ fitted values (and, with --write, stores them in the profile and the cost table)
 
 import argparse
 import json
+import math
 import os
 import re
 import statistics
@@ -177,9 +185,27 @@ def fit_clock(walsim, reference, name, profile_path):
     return secant(per_us, ghz0, ghz0 * 0.8, 1.0 / want), want
 
 
+def golden_section(error, lo, hi, width):
+    """(x, error(x)) near the minimum of a unimodal error on [lo, hi], to within width."""
+    ratio = (5 ** 0.5 - 1) / 2
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    ea, eb = error(a), error(b)
+    while hi - lo > width:
+        if ea < eb:
+            hi, b, eb = b, a, ea
+            a = hi - ratio * (hi - lo)
+            ea = error(a)
+        else:
+            lo, a, ea = a, b, eb
+            b = lo + ratio * (hi - lo)
+            eb = error(b)
+    return (a, ea) if ea < eb else (b, eb)
+
+
 def fit_working_set(walsim, reference, names, sets):
     """The backend working set (kB) that best matches the one-CPU runs' CPU per transaction
-    (least squares on relative errors; golden-section search, the error being unimodal in it)."""
+    (least squares on relative errors; golden-section search, the error being unimodal in it),
+    and the error there."""
     runs = [one_cpu_run(reference, name) for name in names]
 
     def error(kb):
@@ -190,24 +216,29 @@ def fit_working_set(walsim, reference, names, sets):
             total += (walsim.run(sync, point)["cpu_us"] / want - 1) ** 2
         return total
 
-    lo, hi = 0.0, 1024.0
-    ratio = (5 ** 0.5 - 1) / 2
-    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-    ea, eb = error(a), error(b)
-    while hi - lo > 4:
-        if ea < eb:
-            hi, b, eb = b, a, ea
-            a = hi - ratio * (hi - lo)
-            ea = error(a)
-        else:
-            lo, a, ea = a, b, eb
-            b = lo + ratio * (hi - lo)
-            eb = error(b)
-    return (lo + hi) / 2
+    return golden_section(error, 0.0, 1024.0, 4)
+
+
+def fit_refill(walsim, reference, names, sets):
+    """The refill rate (ns per kB) and working set (kB) that together best match the one-CPU runs:
+    the working set is fitted at each trial rate, and the rate searched on a log scale. With
+    runs at two client counts, the rate sets how the cost grows between them (a small set
+    refilled dearly grows evenly with the backends crowding it out; a large one cheaply, early)."""
+    best = {}
+
+    def error(log_ns):
+        ns = math.exp(log_ns)
+        kb, err = fit_working_set(walsim, reference, names, {**sets, "hardware.cpu.cache.refill_per_kB": f"{ns:.1f}ns"})
+        best[log_ns] = (ns, kb, err)
+        return err
+
+    log_ns, _ = golden_section(error, math.log(50.0), math.log(3000.0), 0.1)
+    ns, kb, _ = best[log_ns]
+    return ns, kb
 
 
 def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None, working_set_from=None,
-        fit_sets=None):
+        fit_sets=None, fit_refill_too=False):
     off, on = measured("off", reference, experiment), measured("on", reference, experiment)
     base = json.load(open(COSTS))
     sets = {}
@@ -215,11 +246,16 @@ def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None
     if clock_from:
         clock, _ = fit_clock(walsim, reference, clock_from, profile_path)
         sets["hardware.cpu.clock"] = f"{clock:.4f}GHz"
-    working_set = None
+    working_set = refill = None
     if working_set_from:
         if "cache" not in json.load(open(profile_path))["cpu"]:
             sys.exit(f"calibrate_local: {profile_path} has no cpu.cache: measure it with walsim-probe")
-        working_set = fit_working_set(walsim, reference, working_set_from.split(","), sets)
+        names = working_set_from.split(",")
+        if fit_refill_too:
+            refill, working_set = fit_refill(walsim, reference, names, sets)
+            sets["hardware.cpu.cache.refill_per_kB"] = f"{refill:.1f}ns"
+        else:
+            working_set, _ = fit_working_set(walsim, reference, names, sets)
         sets["costs.backend_working_set"] = f"{working_set:.1f}kB"
 
     sets.update(fit_sets or {})
@@ -266,6 +302,8 @@ def fit(walsim, keep_costs, reference, experiment, profile_path, clock_from=None
         fitted["clock_GHz"] = clock
     if working_set is not None:
         fitted["backend_working_set_kB"] = working_set
+    if refill is not None:
+        fitted["refill_ns_per_kB"] = refill
     check = {"off": walsim.run("off", sets), "on": walsim.run("on", sets)}
     return fitted, check, {"off": off, "on": on}, base
 
@@ -280,6 +318,8 @@ def write(fitted, base, keep_costs, profile_path, scenario_path=SCENARIO):
     profile["wal_device"]["flush_latency"] = fmt_us(fitted["flush_latency"])
     if "clock_GHz" in fitted:
         profile["cpu"]["clock"] = f"{fitted['clock_GHz']:.3g}GHz"
+    if "refill_ns_per_kB" in fitted:
+        profile["cpu"]["cache"]["refill_per_kB"] = f"{fitted['refill_ns_per_kB']:.0f}ns"
     if "backend_working_set_kB" in fitted:
         # Where the scenario takes it from: its own costs block if it sets one, else the shared table.
         scenario = json.load(open(scenario_path))
@@ -322,6 +362,9 @@ def main():
     ap.add_argument("--working-set-from", metavar="EXPERIMENT/CONFIG,...",
                     help="then fit the backend working set to these one-CPU runs with many clients "
                          "(e.g. H2/select-only_c16_syncoff,H2/simple-update_c16_syncoff)")
+    ap.add_argument("--fit-refill", action="store_true",
+                    help="with --working-set-from, fit the cache's refill rate (cpu.cache.refill_per_kB) "
+                         "together with the working set; give runs at two or more client counts")
     ap.add_argument("--fit-set", action="append", default=[], metavar="KEY=VALUE",
                     help="an override for the fitted 1-client runs, e.g. the pinning they were measured "
                          "with (repeatable)")
@@ -332,13 +375,15 @@ def main():
         if not sep or not key:
             ap.error(f"--fit-set: expected KEY=VALUE, got {item!r}")
         fit_sets[key] = value
+    if args.fit_refill and not args.working_set_from:
+        sys.exit("calibrate_local: --fit-refill needs --working-set-from (runs at two or more client counts)")
     if args.working_set_from and not args.clock_from:
         sys.exit("calibrate_local: --working-set-from needs --clock-from (the clock is fitted first)")
     if not os.access(args.walsim, os.X_OK):
         sys.exit(f"calibrate_local: no walsim binary at {args.walsim} (use --walsim)")
     fitted, check, target, base = fit(Walsim(args.walsim, args.seconds, args.scenario), args.keep_costs,
                                       args.reference, args.experiment, args.profile, args.clock_from,
-                                      args.working_set_from, fit_sets)
+                                      args.working_set_from, fit_sets, args.fit_refill)
     print("fitted:", json.dumps({k: round(v, 4) for k, v in fitted.items()}))
     for sync in ("off", "on"):
         for key in ("latency_us", "cpu_us", "active_us"):

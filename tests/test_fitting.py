@@ -114,5 +114,43 @@ class FitSets(unittest.TestCase):
             self.assertEqual(open(cal.COSTS).read(), shared)
 
 
+class FitRefill(unittest.TestCase):
+    """calibrate_local.py --fit-refill: a working set and a refill rate are told apart by how the
+    CPU per transaction grows between two client counts on one CPU."""
+
+    def test_the_rate_and_set_a_fake_simulator_used_are_found_again(self):
+        import json
+        import tempfile
+        spec = importlib.util.spec_from_file_location("calibrate_local",
+                                                      os.path.join(ROOT, "scripts", "calibrate_local.py"))
+        cal = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cal)
+        true_kb, true_ns, cache_kb = 120.0, 500.0, 1024.0
+
+        def cpu_us(kb, ns, clients):
+            # Each backend refills what the others' sets pushed out (random replacement).
+            import math
+            return 40.0 + kb * ns / 1000.0 * -math.expm1(-(clients - 1) * kb / cache_kb)
+
+        class FakeWalsim:
+            def run(self, sync, sets):
+                kb = float(sets["costs.backend_working_set"].rstrip("kB"))
+                ns = float(sets["hardware.cpu.cache.refill_per_kB"].rstrip("ns"))
+                return {"cpu_us": cpu_us(kb, ns, sets["pgbench.clients"])}
+
+        runs = []
+        for clients in (4, 16):
+            runs.append({"experiment": "X", "config": f"select-only_c{clients}_syncoff", "script": "select-only",
+                         "clients": clients, "synchronous_commit": "off",
+                         "cpu": {"busy_cpu_us_per_txn": cpu_us(true_kb, true_ns, clients)}})
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as ref:
+            json.dump({"runs": runs}, ref)
+            ref.flush()
+            ns, kb = cal.fit_refill(FakeWalsim(), ref.name, ["X/select-only_c4_syncoff", "X/select-only_c16_syncoff"],
+                                    {})
+        self.assertAlmostEqual(ns / true_ns, 1.0, delta=0.08)
+        self.assertAlmostEqual(kb / true_kb, 1.0, delta=0.08)
+
+
 if __name__ == "__main__":
     unittest.main()
