@@ -133,7 +133,9 @@ void collect(const Scenario& s, Server& server, Pgbench& bench, sim::Cpu& cpu, c
   r.cpu_wakeup_preemptions_per_txn =
       r.transactions > 0 ? static_cast<double>(cpu.wakeup_preemptions()) / static_cast<double>(r.transactions) : 0;
   r.cpu_refill_us_per_txn = r.transactions > 0 ? cpu.refill_seconds() * 1e6 / static_cast<double>(r.transactions) : 0;
-  const auto per_txn      = [&](std::uint64_t n) {
+  r.cpu_translation_us_per_txn =
+      r.transactions > 0 ? cpu.translation_seconds() * 1e6 / static_cast<double>(r.transactions) : 0;
+  const auto per_txn = [&](std::uint64_t n) {
     return r.transactions > 0 ? static_cast<double>(n) / static_cast<double>(r.transactions) : 0;
   };
   std::uint64_t faults = 0, first_touches = 0;

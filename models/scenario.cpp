@@ -105,6 +105,25 @@ void read_cpu(Object o, sim::CpuParams& c)
   c.cache_size      = cache.size("size", "0B", 0, 1e9);
   c.refill_per_byte = cache.duration("refill_per_kB", "0s", 0, 1e-3) / 1024;
   c.migration_cost  = cache.duration("migration_cost", "500us", 0, 1);
+  // The socket's last-level cache, for what the working set lost from it costs (optional).
+  if (o.has("shared_cache") && c.cache_size <= 0)
+    o.fail("shared_cache", "needs the private cache (cpu.cache.size) as its upper level");
+  Object shared            = o.object("shared_cache");
+  c.shared_cache_size      = shared.size("size", "0B", 0, 1e10);
+  c.shared_refill_per_byte = shared.duration("refill_per_kB", "0s", 0, 1e-3) / 1024;
+  // The address translations a socket keeps, for what backends pay to re-create theirs (optional).
+  Object translation    = o.object("translation");
+  c.translation_entries = translation.number("entries", 0, 0, 1e9);
+  c.translation_refault = translation.duration("refault", "0s", 0, 1e-3);
+  if (o.has("translation") && c.translation_entries <= 0) o.fail("translation", "needs entries above 0");
+}
+
+// Pages of shared memory a backend touches per transaction, by pgbench script (absent: 0).
+std::map<Script, double> read_pages_by_script(Object o)
+{
+  std::map<Script, double> pages;
+  for (const auto& [name, script] : kScripts) pages[script] = o.number(name, 0, 0, 1e7);
+  return pages;
 }
 
 // CFS's sysctl_sched_wakeup_granularity: 1 ms scaled by 1 + log2 of the CPUs, at most 8
@@ -222,42 +241,44 @@ Costs read_costs(Object o)
     return o.duration(key, fallback, 0, 1e-2) * 1e9;
   };
   Costs c{};
-  c.protocol_simple       = ns("protocol_simple");
-  c.protocol_extended     = ns("protocol_extended");
-  c.protocol_prepared     = ns("protocol_prepared");
-  c.function_call         = ns("function_call");
-  c.begin_end             = ns("begin_end");
-  c.select_row            = ns("select_row");
-  c.update_row            = ns("update_row");
-  c.insert_row            = ns("insert_row");
-  c.index_descent         = ns("index_descent");
-  c.index_insert          = ns("index_insert");
-  c.heap_fetch            = ns("heap_fetch");
-  c.visibility_check      = ns("visibility_check");
-  c.snapshot              = ns("snapshot");
-  c.snapshot_per_proc     = ns("snapshot_per_proc");
-  c.xid_assign            = ns("xid_assign");
-  c.lock_manager          = ns("lock_manager");
-  c.commit                = ns("commit");
-  c.procarray_end         = ns("procarray_end");
-  c.clog_fetch            = ns("clog_fetch");
-  c.clog_set              = ns("clog_set");
-  c.hint_bit              = ns("hint_bit");
-  c.prune_per_tuple       = ns("prune_per_tuple");
-  c.buffer_pin            = ns("buffer_pin");
-  c.buffer_alloc          = ns("buffer_alloc", "400ns");
-  c.flush_buffer          = ns("flush_buffer", "500ns");
-  c.xlog_assemble         = ns("xlog_assemble");
-  c.xlog_crc_per_kb       = ns("xlog_crc_per_kB");
-  c.xlog_copy_per_kb      = ns("xlog_copy_per_kB");
-  c.xlog_page_init        = ns("xlog_page_init");
-  c.spinlock_section      = ns("spinlock_section");
-  c.lwlock_acquire        = ns("lwlock_acquire");
-  c.xlog_insert_lock_scan = ns("xlog_insert_lock_scan");
-  c.walwriter_loop        = ns("walwriter_loop");
-  c.client_command        = ns("client_command");
-  c.client_transaction    = ns("client_transaction");
-  c.backend_working_set   = o.size("backend_working_set", "0B", 0, 1e9);
+  c.protocol_simple                   = ns("protocol_simple");
+  c.protocol_extended                 = ns("protocol_extended");
+  c.protocol_prepared                 = ns("protocol_prepared");
+  c.function_call                     = ns("function_call");
+  c.begin_end                         = ns("begin_end");
+  c.select_row                        = ns("select_row");
+  c.update_row                        = ns("update_row");
+  c.insert_row                        = ns("insert_row");
+  c.index_descent                     = ns("index_descent");
+  c.index_insert                      = ns("index_insert");
+  c.heap_fetch                        = ns("heap_fetch");
+  c.visibility_check                  = ns("visibility_check");
+  c.snapshot                          = ns("snapshot");
+  c.snapshot_per_proc                 = ns("snapshot_per_proc");
+  c.xid_assign                        = ns("xid_assign");
+  c.lock_manager                      = ns("lock_manager");
+  c.commit                            = ns("commit");
+  c.procarray_end                     = ns("procarray_end");
+  c.clog_fetch                        = ns("clog_fetch");
+  c.clog_set                          = ns("clog_set");
+  c.hint_bit                          = ns("hint_bit");
+  c.prune_per_tuple                   = ns("prune_per_tuple");
+  c.buffer_pin                        = ns("buffer_pin");
+  c.buffer_alloc                      = ns("buffer_alloc", "400ns");
+  c.flush_buffer                      = ns("flush_buffer", "500ns");
+  c.xlog_assemble                     = ns("xlog_assemble");
+  c.xlog_crc_per_kb                   = ns("xlog_crc_per_kB");
+  c.xlog_copy_per_kb                  = ns("xlog_copy_per_kB");
+  c.xlog_page_init                    = ns("xlog_page_init");
+  c.spinlock_section                  = ns("spinlock_section");
+  c.lwlock_acquire                    = ns("lwlock_acquire");
+  c.xlog_insert_lock_scan             = ns("xlog_insert_lock_scan");
+  c.walwriter_loop                    = ns("walwriter_loop");
+  c.client_command                    = ns("client_command");
+  c.client_transaction                = ns("client_transaction");
+  c.backend_working_set               = o.size("backend_working_set", "0B", 0, 1e9);
+  c.shared_pages_per_transaction      = read_pages_by_script(o.object("shared_pages_per_transaction"));
+  c.shared_huge_pages_per_transaction = read_pages_by_script(o.object("shared_huge_pages_per_transaction"));
   return c;
 }
 
@@ -266,8 +287,11 @@ Settings read_settings(Object o)
   Settings s;
   s.shared_buffers = o.size("shared_buffers", "128MB", 128 * kB, 8 * TB); // PostgreSQL: INT_MAX / 2 buffers
   // Absent means -1: 1/32 of shared_buffers, as PostgreSQL's default.
-  s.wal_buffers            = o.has("wal_buffers") ? o.size("wal_buffers", std::nullopt, 32 * kB, 64 * GB) : -1;
-  s.synchronous_commit     = o.choice("synchronous_commit", "on", {"on", "off", "local"}) != "off";
+  s.wal_buffers        = o.has("wal_buffers") ? o.size("wal_buffers", std::nullopt, 32 * kB, 64 * GB) : -1;
+  s.synchronous_commit = o.choice("synchronous_commit", "on", {"on", "off", "local"}) != "off";
+  // PostgreSQL's default, try, gives huge pages only where the kernel has some reserved, which the
+  // scenario cannot know: it says which the server got.
+  s.huge_pages             = o.choice("huge_pages", "off", {"off", "on"}) == "on";
   s.fsync                  = guc_bool(o, "fsync", true);
   s.full_page_writes       = guc_bool(o, "full_page_writes", true);
   s.wal_log_hints          = guc_bool(o, "wal_log_hints", false);

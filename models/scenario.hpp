@@ -15,6 +15,7 @@
 #include "sim/page_table.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace pg {
@@ -53,6 +54,9 @@ struct HardwareSpec {
   int client_cores       = 16;
   double network_latency = 0; // one way, seconds, on top of the processes' wake-ups
 };
+
+/// pgbench's built-in scripts, and the custom insert-only one.
+enum class Script { TpcbLike, SimpleUpdate, SelectOnly, TpcbFunc, InsertOnly };
 
 /// CPU costs of PostgreSQL code paths, in nanoseconds at the hardware's reference clock.
 struct Costs {
@@ -97,12 +101,18 @@ struct Costs {
   // Bytes a client's backend touches again whenever it runs (catalog and plan caches, shared
   // hash tables, code): what it refills after other processes pushed them out of its core's cache.
   double backend_working_set;
+  // Distinct pages of shared memory a backend touches per transaction, by script, in 4 kB pages
+  // and with huge_pages in 2 MB ones: the address translations it needs again in each transaction
+  // (used with hardware.cpu.translation).
+  std::map<Script, double> shared_pages_per_transaction;
+  std::map<Script, double> shared_huge_pages_per_transaction;
 };
 
 /// The server's settings: postgresql.conf GUCs and the compile-time constants under study.
 struct Settings {
   double shared_buffers         = 128.0 * 1024 * 1024;
-  double wal_buffers            = -1; // -1: 1/32 of shared_buffers, at most one WAL segment
+  bool huge_pages               = false; // shared memory mapped in 2 MB pages
+  double wal_buffers            = -1;    // -1: 1/32 of shared_buffers, at most one WAL segment
   bool synchronous_commit       = true;
   bool fsync                    = true;
   bool full_page_writes         = true;
@@ -155,7 +165,6 @@ struct Policies {
   sim::LatchParams latch; // signal_always and wait_set_per_call; the costs come from hardware.os
 };
 
-enum class Script { TpcbLike, SimpleUpdate, SelectOnly, TpcbFunc, InsertOnly };
 enum class Protocol { Simple, Extended, Prepared };
 
 struct PgbenchSpec {

@@ -1,6 +1,7 @@
 /* Wiring a server together (postmaster.c's job). */
 #include "models/server.hpp"
 
+#include "models/pgbench.hpp"
 #include "models/shmem.hpp"
 
 namespace pg {
@@ -48,6 +49,20 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
   procarray.ProcArrayAdd(&checkpointer_backend);
 }
 
+namespace {
+
+// The client's round trips per transaction: each one runs the backend once, so the pages of shared
+// memory a transaction touches are spread over them.
+double round_trips_per_transaction(const PgbenchSpec& spec)
+{
+  std::vector<Command> commands;
+  sim::Rng rng(0, 0);
+  build_transaction(spec, rng, commands);
+  return static_cast<double>(std::max<std::size_t>(1, commands.size()));
+}
+
+} // namespace
+
 Connection& Server::connect()
 {
   const int pgprocno = static_cast<int>(backends.size());
@@ -55,10 +70,15 @@ Connection& Server::connect()
                                                sim::Rng(scenario.run.seed, static_cast<std::uint64_t>(pgprocno))));
   // A client's backend, as pgbench's are: the processes whose caches many clients crowd out.
   backends.back()->proc.set_working_set(scenario.costs.backend_working_set);
+  const auto& pages = scenario.settings.huge_pages ? scenario.costs.shared_huge_pages_per_transaction
+                                                   : scenario.costs.shared_pages_per_transaction;
+  backends.back()->proc.set_translation_set(pages.at(scenario.pgbench.script) /
+                                            round_trips_per_transaction(scenario.pgbench));
   backends.back()->proc.set_allowed_cpus(scenario.hardware.os.server_cpus);
   // pgbench connects as its run starts: each backend is a new process with no mappings of shared
   // memory, which the server's long-lived processes have long made.
-  if (scenario.hardware.os.page_faults.enabled())
+  // (With huge pages a backend faults once per 2 MB: too rarely to model.)
+  if (scenario.hardware.os.page_faults.enabled() && !scenario.settings.huge_pages)
     backends.back()->page_table = std::make_unique<sim::PageTable>(scenario.hardware.os.page_faults, shmem::kSegments);
   procarray.ProcArrayAdd(backends.back().get());
   connections.push_back(std::make_unique<Connection>(*backends.back(), context));

@@ -55,6 +55,12 @@
  *                             per load of a chase through buffers of 16 kB to 64 MB held in place:
  *                             it jumps where a buffer outgrows a cache level, which tells the
  *                             size to give --cache-size on such a machine.
+ *   cpu.shared_cache          with --shared-cache-size (the last-level cache as this machine's
+ *                             processes get it: where the chase scan jumps to memory's latency;
+ *                             a virtual machine shares its host's with other guests): the same
+ *                             refill measurement with that size, whose data in place now sits
+ *                             in the shared cache, so refill_per_kB is what a byte costs from
+ *                             memory beyond its cost from the shared cache.
  * Printed beside them: fdatasync's system-wide CPU (/proc/stat, which adds the kernel threads and
  * interrupts that serve it) and context switches per call (/proc/stat ctxt, theirs included).
  * Linux only (sched_setaffinity, /proc/stat). The machine should be otherwise idle.
@@ -693,10 +699,14 @@ double pass_seconds(const std::vector<std::size_t>& next, const std::vector<std:
   return (wall_now() - t0) / static_cast<double>(order.size());
 }
 
+// A guest's share of a last-level cache is smaller than the cache its host has: pushing the data
+// out of it takes a buffer the size of the host's caches, not four times the share.
+constexpr double kSharedEvict = 128.0 * 1024 * 1024;
+
 // Pinned to one CPU: a buffer of half its private cache, walked in a random line order, timed
-// after a buffer four times the cache was written (which pushes it out to the shared cache) and
+// after evict_bytes were written (four times the private cache pushes it out to the shared cache) and
 // with it in place; the difference per kB is the refill.
-RefillCosts refill_costs(int cpu, double cache_bytes, int passes)
+RefillCosts refill_costs(int cpu, double cache_bytes, double evict_bytes, int passes)
 {
   cpu_set_t saved;
   CPU_ZERO(&saved);
@@ -709,7 +719,7 @@ RefillCosts refill_costs(int cpu, double cache_bytes, int passes)
   std::shuffle(order.begin(), order.end(), rng);
   std::vector<std::size_t> next(lines * 8); // 8 words per 64-byte line; the first links the chain
   for (std::size_t i = 0; i < lines; i++) next[order[i] * 8] = order[(i + 1) % lines];
-  std::vector<char> evict(static_cast<std::size_t>(cache_bytes * 4));
+  std::vector<char> evict(static_cast<std::size_t>(evict_bytes));
   RefillCosts r;
   // The data in place is timed at its 10th percentile over passes, pushed out at its median: on
   // a virtual CPU whose core another guest shares, the warm pass too often finds its data gone,
@@ -817,6 +827,7 @@ int main(int argc, char** argv)
                                "usage: walsim-probe [options]\n\noptions");
   std::string dir;
   std::string cache_size;
+  std::string shared_cache_size;
   int iterations = 0;
   opts.add_options()("help,h",
                      "this help")("dir", po::value(&dir)->default_value("."),
@@ -826,9 +837,13 @@ int main(int argc, char** argv)
       "cache-size", po::value(&cache_size),
       "the core's private (level 2) cache, e.g. 1MB, where sysfs does not describe it (a virtual machine "
       "often hides its caches); it overrides sysfs. The chase scan the probe prints shows where the cache "
-      "ends")("json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
+      "ends")("shared-cache-size", po::value(&shared_cache_size),
+              "the last-level cache as this machine's processes get it, e.g. 8MB (where the chase scan "
+              "jumps to memory's latency): also measure its refill from memory (cpu.shared_cache)")(
+      "json", "print only the measured figures as JSON (a profile's \"os\" block and the sync latency)");
   po::variables_map vm;
-  double given_cache = 0;
+  double given_cache  = 0;
+  double given_shared = 0;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
     po::notify(vm);
@@ -839,6 +854,15 @@ int main(int argc, char** argv)
       if (*size.value < 64 * 1024 || *size.value > 1024.0 * 1024 * 1024)
         throw po::error("--cache-size " + cache_size + ": expected a size between 64kB and 1GB");
       given_cache = *size.value;
+    }
+    if (vm.count("shared-cache-size")) {
+      const sim::units::Parsed size = sim::units::parse_size(shared_cache_size);
+      if (!size.value) throw po::error("--shared-cache-size " + shared_cache_size + ": " + size.error);
+      if (*size.value < 256 * 1024 || *size.value > 4096.0 * 1024 * 1024)
+        throw po::error("--shared-cache-size " + shared_cache_size + ": expected a size between 256kB and 4GB");
+      if (*size.value <= given_cache)
+        throw po::error("--shared-cache-size " + shared_cache_size + ": expected more than --cache-size " + cache_size);
+      given_shared = *size.value;
     }
   } catch (const po::error& e) {
     std::cerr << "walsim-probe: " << e.what() << "\n";
@@ -866,7 +890,11 @@ int main(int argc, char** argv)
     const nlohmann::json gaps  = two_cpus ? idle_gap_scan(cpus[0], cpus[1], std::max(20, iterations / 200)) : nullptr;
     const double sysfs_cache   = private_cache_bytes(cpus.at(0));
     const double cache_bytes   = given_cache > 0 ? given_cache : sysfs_cache;
-    const RefillCosts refill   = cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, 201) : RefillCosts{};
+    const RefillCosts refill =
+        cache_bytes > 0 ? refill_costs(cpus[0], cache_bytes, cache_bytes * 4, 201) : RefillCosts{};
+    const RefillCosts shared_refill =
+        given_shared > 0 ? refill_costs(cpus[0], given_shared, std::max(given_shared * 4, kSharedEvict), 41)
+                         : RefillCosts{};
     const std::vector<ChasePoint> chase = chase_scan(cpus[0]);
     const KernelScheduler sched         = kernel_scheduler();
     const double other                  = load.cpus();
@@ -899,6 +927,8 @@ int main(int argc, char** argv)
     }
     nlohmann::json cpu = nlohmann::json::object();
     if (cache_bytes > 0) cpu["cache"] = {{"size", kb(cache_bytes)}, {"refill_per_kB", ns(refill.chase)}};
+    if (given_shared > 0)
+      cpu["shared_cache"] = {{"size", kb(given_shared)}, {"refill_per_kB", ns(shared_refill.chase)}};
     nlohmann::json chase_rows = nlohmann::json::array();
     for (const ChasePoint& p : chase) chase_rows.push_back({{"size", kb(p.bytes)}, {"per_load", ns(p.per_load)}});
     const nlohmann::json out = {
@@ -928,6 +958,10 @@ int main(int argc, char** argv)
           {"refill_per_kB_independent_loads", ns(refill.independent)},
           {"refill_chase_per_line",
            {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
+          {"shared_refill_chase_per_line", given_shared > 0
+                                               ? nlohmann::json{{"in_place", ns(shared_refill.chase_warm_line)},
+                                                                {"pushed_out", ns(shared_refill.chase_cold_line)}}
+                                               : nlohmann::json(nullptr)},
           {"minor_faults_per_read_fault", faults.faults_per_read},
           {"kernel", sched.release},
           {"other_load_cpus", std::round(other * 100) / 100}}}};
@@ -983,6 +1017,11 @@ int main(int argc, char** argv)
     else
       std::cout << "private cache: sysfs does not describe it; give its size with --cache-size (where the chase "
                    "below jumps) to measure refill_per_kB\n";
+    if (given_shared > 0)
+      std::cout << "shared cache " << cpu["shared_cache"]["size"].get<std::string>()
+                << " (--shared-cache-size): bringing data back from memory costs " << ns(shared_refill.chase)
+                << " per kB beyond the shared cache (cpu.shared_cache.refill_per_kB), " << ns(shared_refill.independent)
+                << " per kB with independent loads\n";
     std::cout << "pointer chase with the data in place, time per load by buffer size (it jumps where a buffer "
                  "outgrows a cache):\n";
     for (const ChasePoint& p : chase)

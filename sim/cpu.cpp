@@ -11,7 +11,11 @@
 
 namespace sim {
 
-Cpu::Cpu(const CpuParams& params) : params_(params)
+Cpu::Cpu(const CpuParams& params)
+    : params_(params),
+      private_cache_(params.cache_size, params.sockets * params.cores_per_socket, Footprint::WorkingSet),
+      shared_cache_(params.cache_size > 0 ? params.shared_cache_size : 0, params.sockets, Footprint::WorkingSet),
+      translations_(params.translation_entries, params.sockets, Footprint::TranslationSet)
 {
   if (params.sockets < 1 || params.cores_per_socket < 1 || params.threads_per_core < 1 || params.clock_hz <= 0 ||
       params.reference_hz <= 0 || params.smt_throughput <= 0)
@@ -22,7 +26,6 @@ Cpu::Cpu(const CpuParams& params) : params_(params)
     places_.push_back(
         Place{slot / params.threads_per_core, slot / (params.cores_per_socket * params.threads_per_core)});
   busy_per_core_.assign(static_cast<std::size_t>(cores), 0);
-  recent_.resize(static_cast<std::size_t>(cores));
   free_slots_ = slots();
   queues_.resize(params.run_queues == RunQueues::PerCpu ? static_cast<std::size_t>(slots()) : 1);
   // Busy SMT siblings share one core's throughput: each runs at smt_throughput / threads.
@@ -48,29 +51,32 @@ int Cpu::pick_free_slot(const Proc& proc, int preferred) const
 }
 
 // What a process pays, when it gets a CPU, to bring back the part of its working set that other
-// processes pushed out of the core's private cache since it last ran there: all of it after a
-// move to another core; otherwise the part that did not survive the others' working sets, taken
-// as a random replacement would treat it (survival exp(-pushed / cache size)).
-double Cpu::refill(Proc& proc, int core)
+// processes pushed out of the core's private cache since it last ran there (all of it after a
+// move to another core); and, for what the socket's shared cache lost of that part too, to bring
+// it from memory.
+double Cpu::refill(Proc& proc, int slot)
 {
   const double set = proc.working_set_;
-  if (params_.cache_size <= 0 || set <= 0) return 0;
-  auto& here    = recent_[static_cast<std::size_t>(core)];
-  double pushed = 0;
-  if (proc.cache_core_ == core) {
-    // Beyond a few cache sizes nothing survives: no need to look further back.
-    const double enough = 8 * params_.cache_size;
-    for (auto it = here.begin(); it != proc.cache_pos_ && pushed < enough; ++it) pushed += (*it)->working_set_;
-    here.erase(proc.cache_pos_);
-  } else {
-    if (proc.cache_core_ >= 0) recent_[static_cast<std::size_t>(proc.cache_core_)].erase(proc.cache_pos_);
-    pushed = std::numeric_limits<double>::infinity();
-  }
-  here.push_front(&proc);
-  proc.cache_core_     = core;
-  proc.cache_pos_      = here.begin();
-  const double seconds = set * -std::expm1(-pushed / params_.cache_size) * params_.refill_per_byte;
+  if (!private_cache_.enabled() || set <= 0) return 0;
+  const double lost = private_cache_.lost_fraction(proc, proc.in_private_cache_, core_of(slot));
+  double seconds    = set * lost * params_.refill_per_byte;
+  if (shared_cache_.enabled())
+    seconds += set * lost * shared_cache_.lost_fraction(proc, proc.in_shared_cache_, socket_of(slot)) *
+               params_.shared_refill_per_byte;
   refill_seconds_ += seconds;
+  return seconds;
+}
+
+// What a process pays, when it gets a CPU, to re-create the translations of its pages that others'
+// pages pushed out since it last ran. They survive in the socket, whichever core it runs on: what
+// keeps them is shared there (a hypervisor's shadow page tables, the caches holding page tables).
+double Cpu::retranslate(Proc& proc, int slot)
+{
+  const double set = proc.translation_set_;
+  if (!translations_.enabled() || set <= 0) return 0;
+  const double seconds =
+      set * translations_.lost_fraction(proc, proc.in_translations_, socket_of(slot)) * params_.translation_refault;
+  translation_seconds_ += seconds;
   return seconds;
 }
 
@@ -84,7 +90,7 @@ void Cpu::assign(Proc& proc, int slot, double now)
   free_slots_--;
   proc.slot_   = slot;
   proc.on_cpu_ = true;
-  proc.stall(refill(proc, core_of(slot)));
+  proc.stall(refill(proc, slot) + retranslate(proc, slot));
 }
 
 bool Cpu::try_take(Proc& proc, bool woken)
@@ -575,8 +581,9 @@ void Cpu::reset_stats(double now)
   busy_interrupts_    = 0;
   std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
   std::fill(busy_of_kind_.begin(), busy_of_kind_.end(), 0.0);
-  refill_seconds_ = 0;
-  stats_since_    = now;
+  refill_seconds_      = 0;
+  translation_seconds_ = 0;
+  stats_since_         = now;
 }
 
 } // namespace sim

@@ -18,6 +18,8 @@
  */
 #pragma once
 
+#include "sim/cache_level.hpp"
+
 #include <cstdint>
 #include <list>
 #include <map>
@@ -99,6 +101,16 @@ struct CpuParams {
   /// process's working set back into it (from the shared cache) after others evicted it.
   double cache_size      = 0;
   double refill_per_byte = 0;
+  /// The last-level cache a socket's cores share, as much of it as these processes get (bytes; 0:
+  /// not modelled; needs cache_size), and the CPU time to bring a byte lost from both caches back
+  /// from memory, beyond what its refill from the shared cache costs.
+  double shared_cache_size      = 0;
+  double shared_refill_per_byte = 0;
+  /// The address translations a socket keeps for its processes' shared-memory pages, however it
+  /// keeps them (TLBs, page-walk caches, a hypervisor's shadow page tables), in pages (0: not
+  /// modelled), and the CPU time to re-create one that others' pages pushed out.
+  double translation_entries = 0;
+  double translation_refault = 0;
   /// With a cache modelled, or with per-CPU run queues, a freed CPU takes a waiting process from
   /// elsewhere only if it left its CPU at least this long ago (Linux's sysctl_sched_migration_cost:
   /// a task that ran more recently is cache-hot, and the balancer leaves it where it waits).
@@ -227,6 +239,9 @@ public:
   std::uint64_t wakeup_preemptions() const { return wakeup_preemptions_; }
   /// CPU time spent refilling private caches since the last reset_stats().
   double refill_seconds() const { return refill_seconds_; }
+  /// CPU time spent re-creating address translations since the last reset_stats().
+  double translation_seconds() const { return translation_seconds_; }
+
   void reset_stats(double now);
 
 private:
@@ -246,7 +261,8 @@ private:
     return queues_[params_.run_queues == RunQueues::PerCpu ? static_cast<std::size_t>(slot) : 0];
   }
   void assign(Proc& proc, int slot, double now);
-  double refill(Proc& proc, int core);
+  double refill(Proc& proc, int slot);
+  double retranslate(Proc& proc, int slot);
   RunQueue::const_iterator next_for(const Queue& q, int slot, double now) const;
   Proc* take_next(int slot, double now);
   Proc* pull_from_others(int slot, double now, bool allow_hot);
@@ -280,8 +296,10 @@ private:
   std::vector<int> busy_per_core_;
   std::vector<Queue> queues_; // one, or one per slot
   std::size_t waiting_ = 0;   // processes in all run queues
-  // By core, the processes with a working set that ran there, most recent first.
-  std::vector<std::list<Proc*>> recent_;
+  CacheLevel private_cache_;  // by core
+  CacheLevel shared_cache_;   // by socket
+  CacheLevel translations_;   // by socket
+  double translation_seconds_       = 0;
   double refill_seconds_            = 0;
   std::uint64_t migrations_         = 0;
   std::uint64_t wakeup_preemptions_ = 0;

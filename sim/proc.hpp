@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "sim/cache_level.hpp"
 #include "sim/wait_events.hpp"
 
 #include <simgrid/s4u/Semaphore.hpp>
@@ -86,6 +87,10 @@ public:
   /// The bytes this process touches again each time it runs (0: its cache misses after a
   /// switch are not modelled): what it must refill when others pushed them out of the cache.
   void set_working_set(double bytes) { working_set_ = bytes; }
+  /// The pages of shared memory this process touches each time it runs, each needing an address
+  /// translation that others' pages push out (0: not modelled).
+  void set_translation_set(double pages) { translation_set_ = pages; }
+  double footprint(Footprint f) const { return f == Footprint::WorkingSet ? working_set_ : translation_set_; }
   /// The hardware threads this process may run on, as taskset sets them (empty: all).
   void set_allowed_cpus(const std::vector<int>& slots);
   bool allowed_on(int slot) const { return allowed_.empty() || allowed_[static_cast<std::size_t>(slot)] != 0; }
@@ -170,13 +175,16 @@ private:
   Proc* preempt_for_       = nullptr; // a woken process this one must give its CPU to (Cpu-owned)
   bool keep_wakes_         = false;   // waiting for a CPU, wake-ups meant for a later sleep kept
   bool missed_wake_        = false;   // such a wake-up came meanwhile
-  // Owned by the Cpu: the working set, the core whose cache last held it, and its place there.
-  bool high_priority_   = false;
-  double working_set_   = 0;
-  int cache_core_       = -1;
+  // Owned by the Cpu: the working set, and where each cache level last held it (the core's
+  // private cache, the socket's shared one).
+  bool high_priority_ = false;
+  double working_set_ = 0;
+  CacheResidence in_private_cache_;
+  CacheResidence in_shared_cache_;
+  double translation_set_ = 0;
+  CacheResidence in_translations_;
   double off_cpu_since_ = 0;  // when it last gave up a CPU
   std::vector<char> allowed_; // by slot; empty: every slot
-  std::list<Proc*>::iterator cache_pos_;
   WaitTimes times_;
   struct SyscallSpan {
     double from, to;

@@ -301,6 +301,29 @@ TEST_CASE("CLI: walsim validate accepts the tiny scenario and every shipped one"
   }
 }
 
+TEST_CASE("CLI: caches, translations and huge pages are rejected where they are inconsistent or misspelt", "[cli]")
+{
+  TempDir dir;
+  auto shared                                       = tiny_scenario();
+  shared["hardware"]["cpu"]["shared_cache"]["size"] = "8MB";
+  const std::string shared_path                     = write_scenario(dir, "shared.json", shared);
+  check_rejected(dir, {shared_path, "--set", "hardware.cpu.cache.size=0B"},
+                 shared_path + ": /hardware/cpu/shared_cache: needs the private cache (cpu.cache.size)");
+  auto entries                                         = tiny_scenario();
+  entries["hardware"]["cpu"]["translation"]["refault"] = "2us";
+  const std::string entries_path                       = write_scenario(dir, "entries.json", entries);
+  check_rejected(dir, {entries_path}, entries_path + ": /hardware/cpu/translation: needs entries above 0");
+  auto script                                                    = tiny_scenario();
+  script["costs"]["shared_pages_per_transaction"]["select_only"] = 38;
+  const std::string script_path                                  = write_scenario(dir, "script.json", script);
+  check_rejected(dir, {script_path},
+                 script_path + ": /costs/shared_pages_per_transaction/select_only: unknown key (did you mean "
+                               "\"select-only\"?)");
+  const std::string plain = write_scenario(dir, "plain.json", tiny_scenario());
+  check_rejected(dir, {plain, "--set", "settings.huge_pages=try"},
+                 "--set settings.huge_pages=try: /settings/huge_pages: expected one of");
+}
+
 TEST_CASE("CLI: an unknown key is rejected with the nearest valid name", "[cli]")
 {
   TempDir dir;
@@ -752,8 +775,10 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   TempDir dir;
   // The cache size is given, as on a virtual machine that hides its caches, so that the refill is
   // measured on every machine.
-  const Outcome o =
-      run_binary(kProbe, {"--iterations", "200", "--dir", dir.path().string(), "--cache-size", "256kB", "--json"}, dir);
+  const Outcome o = run_binary(kProbe,
+                               {"--iterations", "200", "--dir", dir.path().string(), "--cache-size", "256kB",
+                                "--shared-cache-size", "2MB", "--json"},
+                               dir);
   INFO(o.err);
   REQUIRE(o.status == 0);
   const auto figures = nlohmann::json::parse(o.out);
@@ -825,6 +850,14 @@ TEST_CASE("walsim-probe: prints the OS figures of a hardware profile, which wals
   CHECK(std::stod(figures.at("measured").at("refill_chase_per_line").at("pushed_out").get<std::string>()) > 0);
   for (const char* key : {"size", "refill_per_kB"})
     args.insert(args.end(), {"--set", std::string("hardware.cpu.cache.") + key + "=" + cache[key].get<std::string>()});
+  // The shared cache, measured from memory: a line pushed out of it costs more than one in place.
+  const auto& shared = figures["cpu"].at("shared_cache");
+  CHECK(shared.at("size") == "2048kB");
+  const auto& shared_line = figures["measured"].at("shared_refill_chase_per_line");
+  CHECK(std::stod(shared_line.at("pushed_out").get<std::string>()) > 0);
+  for (const char* key : {"size", "refill_per_kB"})
+    args.insert(args.end(),
+                {"--set", std::string("hardware.cpu.shared_cache.") + key + "=" + shared[key].get<std::string>()});
   // The chase scan, 16 kB to 64 MB: a load from a buffer far larger than any cache (from memory)
   // takes longer than one from a buffer that fits the first level.
   const auto& scan = figures["measured"].at("chase_in_place_by_size");
@@ -886,6 +919,9 @@ TEST_CASE("walsim-probe: bad usage exits 2, a failed measurement 1, with the rea
   const Outcome tiny = run_binary(kProbe, {"--cache-size", "4kB"}, dir);
   CHECK(tiny.status == 2);
   CHECK(contains(tiny.err, "expected a size between 64kB and 1GB"));
+  const Outcome below = run_binary(kProbe, {"--cache-size", "1MB", "--shared-cache-size", "512kB"}, dir);
+  CHECK(below.status == 2);
+  CHECK(contains(below.err, "--shared-cache-size 512kB: expected more than --cache-size 1MB"));
   const Outcome missing = run_binary(kProbe, {"--iterations", "100", "--dir", dir / "no/such/dir"}, dir);
   CHECK(missing.status == 1);
   CHECK(contains(missing.err, "cannot create"));

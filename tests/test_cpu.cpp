@@ -520,6 +520,68 @@ TEST_CASE("CPU: a process that moves to another core refills its whole working s
   CHECK(h.cpu.refill_seconds() == Approx(64 * us));
 }
 
+TEST_CASE("CPU: what the socket's shared cache lost too comes from memory", "[cpu]")
+{
+  auto params                   = cached_cpu(1);
+  params.shared_cache_size      = 128 * 1024;
+  params.shared_refill_per_byte = 10 * us / 1024; // 10 us per kB beyond the shared cache's 1
+  Harness h(params);
+  Proc& a = h.proc("a");
+  Proc& b = h.proc("b");
+  a.set_working_set(32 * 1024);
+  b.set_working_set(64 * 1024);
+  // As above: a, b, a after b's 64 kB, b after a's 32 kB, a after b's 64 kB. Of what the private
+  // cache lost, the part the shared cache lost too (after the same bytes, in a cache twice the
+  // size) costs 10 us per kB more.
+  h.start(a, [&](Proc& p) {
+    p.flush();
+    p.block_until(1 * ms, sim::kCpu);
+    p.flush();
+    p.block_until(3 * ms, sim::kCpu);
+    p.flush();
+  });
+  h.start(b, [&](Proc& p) {
+    p.block_until(2 * ms, sim::kCpu);
+    p.flush();
+  });
+  h.run(1);
+  const auto refill = [](double set, double pushed) {
+    return set * (1 - std::exp(-pushed / 64)) * (1 + 10 * (1 - std::exp(-pushed / 128)));
+  };
+  const double cold = (32 + 64) * 11.0;
+  CHECK(h.cpu.refill_seconds() == Approx((cold + refill(32, 64) + refill(64, 32) + refill(32, 64)) * us));
+}
+
+TEST_CASE("CPU: a process re-creates the translations others' pages pushed out, on any core of the socket", "[cpu]")
+{
+  auto params                = test::quiet_cpu(2);
+  params.translation_entries = 100;
+  params.translation_refault = 1 * us;
+  Harness h(params);
+  Proc& a = h.proc("a");
+  Proc& b = h.proc("b");
+  a.set_translation_set(10);
+  b.set_translation_set(20);
+  h.start(h.proc("hog"), [&](Proc& p) { // core 0 until 1.2 ms
+    p.work(1.2 * ms * 1e9);
+    p.flush();
+  });
+  h.start(a, [&](Proc& p) {
+    p.flush();                        // core 1, none yet: 10 pages
+    p.block_until(1 * ms, sim::kCpu); // meanwhile b runs on core 1 (20 pages, new)
+    p.flush();                        // core 0 at 1.2 ms: what b's 20 pages pushed out
+  });
+  h.start(b, [&](Proc& p) {
+    p.block_until(0.5 * ms, sim::kCpu);
+    p.flush();
+    p.work(2 * ms * 1e9);
+    p.flush();
+  });
+  h.run(1);
+  CHECK(h.cpu.refill_seconds() == 0);
+  CHECK(h.cpu.translation_seconds() == Approx((10 + 20 + 10 * (1 - std::exp(-20.0 / 100))) * us));
+}
+
 TEST_CASE("CPU: without a cache size no process pays a refill", "[cpu]")
 {
   Harness h(test::quiet_cpu(1));
