@@ -470,17 +470,15 @@ sim::CpuParams cached_cpu(int cores)
   params.refill_per_byte = 1 * us / 1024; // 1 us per kB
   return params;
 }
-} // namespace
 
-TEST_CASE("CPU: a process refills what others pushed out of its core's cache since it last ran there", "[cpu]")
+// On the one core: a (cold, 32 kB), b (cold, 64 kB), then a at 1 ms after b's 64 kB, b at 2 ms
+// after a's 32 kB, a at 3 ms after b's 64 kB.
+void run_a_b_a_b_a(Harness& h)
 {
-  Harness h(cached_cpu(1));
   Proc& a = h.proc("a");
   Proc& b = h.proc("b");
   a.set_working_set(32 * 1024);
   b.set_working_set(64 * 1024);
-  // On the one core: a (cold, 32 kB), b (cold, 64 kB), then a at 1 ms after b's 64 kB, b at 2 ms
-  // after a's 32 kB, a at 3 ms after b's 64 kB.
   h.start(a, [&](Proc& p) {
     p.flush();
     p.block_until(1 * ms, sim::kCpu);
@@ -493,6 +491,13 @@ TEST_CASE("CPU: a process refills what others pushed out of its core's cache sin
     p.flush();
   });
   h.run(1);
+}
+} // namespace
+
+TEST_CASE("CPU: a process refills what others pushed out of its core's cache since it last ran there", "[cpu]")
+{
+  Harness h(cached_cpu(1));
+  run_a_b_a_b_a(h);
   const double after_b = 32 * (1 - std::exp(-64.0 / 64));
   const double after_a = 64 * (1 - std::exp(-32.0 / 64));
   CHECK(h.cpu.refill_seconds() == Approx((32 + 64 + after_b + after_a + after_b) * us));
@@ -526,25 +531,9 @@ TEST_CASE("CPU: what the socket's shared cache lost too comes from memory", "[cp
   params.shared_cache_size      = 128 * 1024;
   params.shared_refill_per_byte = 10 * us / 1024; // 10 us per kB beyond the shared cache's 1
   Harness h(params);
-  Proc& a = h.proc("a");
-  Proc& b = h.proc("b");
-  a.set_working_set(32 * 1024);
-  b.set_working_set(64 * 1024);
-  // As above: a, b, a after b's 64 kB, b after a's 32 kB, a after b's 64 kB. Of what the private
-  // cache lost, the part the shared cache lost too (after the same bytes, in a cache twice the
-  // size) costs 10 us per kB more.
-  h.start(a, [&](Proc& p) {
-    p.flush();
-    p.block_until(1 * ms, sim::kCpu);
-    p.flush();
-    p.block_until(3 * ms, sim::kCpu);
-    p.flush();
-  });
-  h.start(b, [&](Proc& p) {
-    p.block_until(2 * ms, sim::kCpu);
-    p.flush();
-  });
-  h.run(1);
+  // Of what the private cache lost, the part the shared cache lost too (after the same bytes, in a
+  // cache twice the size) costs 10 us per kB more.
+  run_a_b_a_b_a(h);
   const auto refill = [](double set, double pushed) {
     return set * (1 - std::exp(-pushed / 64)) * (1 + 10 * (1 - std::exp(-pushed / 128)));
   };
