@@ -18,6 +18,11 @@ backends and pgbench start and end inside the run, so that script's window measu
 With --cpus, the server (the postmaster, so every backend it starts, and its helpers) and pgbench
 are pinned to those CPUs for the whole measurement: on one CPU every transaction is served by
 context switches among the processes, which measures what those switches cost.
+
+With --paired-with N, every other point runs right after a run of the same script and commit mode
+at N clients, and the output's "pairs" gives each point's CPU per transaction and TPS over its
+partner's, median over the repetitions. A shared host's speed can move twofold within minutes;
+a ratio of two runs seconds apart cancels most of that, where a ratio of medians does not.
 """
 import argparse
 import json
@@ -213,6 +218,9 @@ def main():
     ap.add_argument("--processes", action="store_true",
                     help="also record the switches and CPU per transaction of the server's long-lived "
                          "processes and the kernel's threads (long_lived_processes)")
+    ap.add_argument("--paired-with", type=int, metavar="CLIENTS",
+                    help="run each point right after a run at this many clients, and report the "
+                         "ratios of the two (pairs)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     try:
@@ -231,15 +239,31 @@ def main():
             for s in (syncs[:1] if script == "select-only" else syncs):
                 for t in sorted({threads_for(c, j) for j in jobs}):
                     points.append((script, c, t, s, config_name(script, c, s, t if len(jobs) > 1 else None)))
+    if a.paired_with is not None and a.paired_with < 1:
+        ap.error("--paired-with must be at least 1")
     runs = []
+    pairs = {}  # point name -> [(cpu ratio, tps ratio)], one per repetition
+
+    def measure(script, c, t, s, name, rep):
+        r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations, a.processes)
+        r["experiment"] = a.experiment
+        r["repetition"] = rep
+        runs.append(r)
+        print(f"{r['config']} rep {rep}: {r['tps']:.0f} tps, "
+              f"{r['cpu']['busy_cpu_us_per_txn']} us CPU/txn", file=sys.stderr)
+        return r
+
     for rep in range(1, a.reps + 1):
         for script, c, t, s, name in points:
-            r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations, a.processes)
-            r["experiment"] = a.experiment
-            r["repetition"] = rep
-            runs.append(r)
-            print(f"{r['config']} rep {rep}: {r['tps']:.0f} tps, "
-                  f"{r['cpu']['busy_cpu_us_per_txn']} us CPU/txn", file=sys.stderr)
+            if a.paired_with is None or c == a.paired_with:
+                measure(script, c, t, s, name, rep)
+                continue
+            bt = threads_for(a.paired_with, t)
+            base = measure(script, a.paired_with, bt, s, config_name(script, a.paired_with, s), rep)
+            base["pair_of"] = name
+            r = measure(script, c, t, s, name, rep)
+            pairs.setdefault(name, []).append(
+                (r["cpu"]["busy_cpu_us_per_txn"] / base["cpu"]["busy_cpu_us_per_txn"], r["tps"] / base["tps"]))
     medians = {}
     for *_, name in points:
         medians[f"{a.experiment}/{name}"] = statistics.median(r["tps"] for r in runs if r["config"] == name)
@@ -256,7 +280,10 @@ def main():
                   ". Measured by "
                   "scripts/measure_pgbench.py" + (f" --cpus {a.cpus}: the server pinned to CPUs {a.cpus}"
                                                   if a.cpus else "") +
-                  (f", pgbench to CPUs {a.pgbench_cpus or a.cpus}" if a.cpus or a.pgbench_cpus else "") + ".",
+                  (f", pgbench to CPUs {a.pgbench_cpus or a.cpus}" if a.cpus or a.pgbench_cpus else "") +
+                  (f"; each point right after a run at {a.paired_with} client{'' if a.paired_with == 1 else 's'} "
+                   "(pairs: ratios of the two)"
+                   if a.paired_with is not None else "") + ".",
         "settings": dict(x.split("|") for x in psql(
             a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
                   "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "
@@ -265,6 +292,14 @@ def main():
         "medians_tps": medians,
         "runs": runs,
     }
+    if pairs:
+        doc["pairs"] = {
+            f"{a.experiment}/{name}": {
+                "over_clients": a.paired_with,
+                "cpu_us_per_txn_ratio": round(statistics.median(x[0] for x in v), 4),
+                "tps_ratio": round(statistics.median(x[1] for x in v), 4),
+                "cpu_us_per_txn_ratios": [round(x[0], 4) for x in v],
+            } for name, v in pairs.items()}
     with open(a.out + ".tmp", "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")

@@ -63,6 +63,15 @@ class LocalRuns:
         """Median over repetitions of pg_stat_wal's counter divided by the transactions."""
         return statistics.median(r["wal"][counter] / r["transactions"] for r in self.runs(experiment, config))
 
+    def paired_ratios(self, experiments, config):
+        """The CPU per transaction of each repetition of config over the run just before it (a
+        measure_pgbench.py --paired-with series), pooled over the experiments."""
+        ratios = [x for e in experiments for x in self.data.get("pairs", {}).get(f"{e}/{config}", {})
+                  .get("cpu_us_per_txn_ratios", [])]
+        if not ratios:
+            raise KeyError(f"{self.path}: no pairs of {config} in {', '.join(experiments)}")
+        return ratios
+
     def median_of(self, experiment, config, value):
         """Median over repetitions of value(run)."""
         return statistics.median(value(r) for r in self.runs(experiment, config))
