@@ -16,7 +16,11 @@ predicted and checked here:
 - unpinned, 2 to 16 clients with pgbench -j 2 (scenarios/reference/local-pg15-walwriter.json, the
   same instance half an hour earlier): TPS within 15% of the measured median at every client
   count, synchronous_commit on and off (local-pg15's check), and the WAL writer's wake-ups and CPU
-  per cycle as local-pg15-walwriter checks them.
+  per cycle as local-pg15-walwriter checks them;
+- unpinned, the TPS at 2 to 16 clients over the TPS at 1 client, within 15% of the measured ratio
+  (scenarios/reference/local-pg15-f26-unpinned-paired.json: each N-client run seconds after a
+  1-client run, because this host's speed moves up to twofold within minutes), synchronous_commit
+  on and off: how throughput scales, apart from how fast one client runs.
 """
 
 import statistics
@@ -32,6 +36,9 @@ TITLE = ("One family 26 instance profiled on its own: pinned 1-client layouts, 2
          "synchronous_commit on/off, real PostgreSQL 15 on 2 cores")
 SCENARIO = "scenarios/local-pg15-f26-tpcb.json"
 PINNED = repo_path("scenarios", "reference", "local-pg15-f26-pinned.json")
+UNPINNED_PAIRED = repo_path("scenarios", "reference", "local-pg15-f26-unpinned-paired.json")
+PAIRED_EXPERIMENT = "U44"
+SCALING = "tps_over_1_client"
 SCRIPT = "tpcb-like"
 SYNC = ("on", "off")
 # Layout: (measured experiment, server CPUs, pgbench CPUs); the first is the other's yardstick.
@@ -98,9 +105,29 @@ def _ratio_comparisons(sim):
     return out
 
 
+def _scaling_comparisons(sim):
+    """Unpinned TPS at N clients over 1 client, simulated (ratio of medians) and measured (median of
+    the paired runs' ratios)."""
+    pairs = reference.load_json(UNPINNED_PAIRED)["pairs"]
+    out = []
+    for sync in SYNC:
+        one = sim.values(walwriter._point(1, sync, FREE), "tps")
+        for clients in walwriter._clients():
+            key = f"{PAIRED_EXPERIMENT}/{walwriter._config(clients, sync)}"
+            if clients == 1 or key not in pairs:
+                continue
+            many = sim.values(walwriter._point(clients, sync, FREE), "tps")
+            out.append(Comparison(figure=f"{key} tps over 1 client (unpinned)", metric=SCALING,
+                                  published=pairs[key]["tps_ratio"],
+                                  simulated=statistics.median(many) / statistics.median(one) if one and many else None,
+                                  n=len(many), x=clients, series=f"unpinned over 1 client, synchronous_commit={sync}"))
+    return out
+
+
 def compare(sim):
-    """The pinned layouts' TPS and ratio, then local-pg15-walwriter's figures on the unpinned runs."""
-    return _ratio_comparisons(sim) + walwriter.compare(sim, FREE)
+    """The pinned layouts' TPS and ratio, local-pg15-walwriter's figures on the unpinned runs, and
+    the unpinned scaling over 1 client."""
+    return _ratio_comparisons(sim) + walwriter.compare(sim, FREE) + _scaling_comparisons(sim)
 
 
 def _tps_check(comparisons):
@@ -113,6 +140,16 @@ def _tps_check(comparisons):
                  f"{len(rows) - len(outside)} of {len(rows)} points within 15%: {shown}")
 
 
+def _scaling_check(comparisons):
+    rows = [c for c in comparisons if c.metric == SCALING]
+    outside = [c for c in rows if c.relative_error is None or abs(c.relative_error) > TPS_TOLERANCE]
+    shown = "; ".join(f"{c.figure.split('/')[1].split(' ')[0]} {c.simulated:.2f}x against {c.published:.2f}x"
+                      if c.simulated is not None else f"{c.figure}: no run" for c in rows)
+    return Check("unpinned, 2-16 clients: TPS over 1 client within 15% of the measured ratio (paired runs), "
+                 "synchronous_commit on and off", not outside and bool(rows),
+                 f"{len(rows) - len(outside)} of {len(rows)} points within 15%: {shown}")
+
+
 def checks(sim, comparisons):
-    return ([pinning._ratio_check(comparisons, "shared", "pinned to one CPU"), _tps_check(comparisons)]
-            + walwriter.checks(sim, comparisons))
+    return ([pinning._ratio_check(comparisons, "shared", "pinned to one CPU"), _tps_check(comparisons),
+             _scaling_check(comparisons)] + walwriter.checks(sim, comparisons))
