@@ -20,7 +20,9 @@ predicted and checked here:
 - unpinned, the TPS at 2 to 16 clients over the TPS at 1 client, within 15% of the measured ratio
   (scenarios/reference/local-pg15-f26-unpinned-paired.json: each N-client run seconds after a
   1-client run, because this host's speed moves up to twofold within minutes), synchronous_commit
-  on and off: how throughput scales, apart from how fast one client runs.
+  on and off: how throughput scales, apart from how fast one client runs;
+- the same with the server pinned to CPU 1 and pgbench (-j 1) to CPU 0 at 4 and 16 clients (the
+  reference's S44): the backends crowd one CPU and every message crosses to the other.
 """
 
 import statistics
@@ -37,7 +39,8 @@ TITLE = ("One family 26 instance profiled on its own: pinned 1-client layouts, 2
 SCENARIO = "scenarios/local-pg15-f26-tpcb.json"
 PINNED = repo_path("scenarios", "reference", "local-pg15-f26-pinned.json")
 UNPINNED_PAIRED = repo_path("scenarios", "reference", "local-pg15-f26-unpinned-paired.json")
-PAIRED_EXPERIMENT = "U44"
+PAIRED = {"free": "U44", "split": "S44"}  # layout -> its paired experiment
+CROWDED_CLIENTS = (1, 4, 16)
 SCALING = "tps_over_1_client"
 SCRIPT = "tpcb-like"
 SYNC = ("on", "off")
@@ -74,6 +77,7 @@ def sweep(quick):
     cases = {name: [f"hardware.os.server_cpus={server}", f"hardware.os.pgbench_cpus={pgbench}", "pgbench.clients=1",
                     "pgbench.jobs=1"]
              for name, (_, server, pgbench) in LAYOUTS.items()}
+    cases["split"][2] = "pgbench.clients=" + ",".join(map(str, CROWDED_CLIENTS))
     clients = ",".join(map(str, walwriter._clients()))
     jobs = walwriter._runs().jobs(walwriter.EXPERIMENT)
     cases["free"] = ["hardware.os.server_cpus=[]", "hardware.os.pgbench_cpus=[]", f"pgbench.clients={clients}",
@@ -105,22 +109,31 @@ def _ratio_comparisons(sim):
     return out
 
 
+def _layout_clients_point(layout, clients, sync):
+    if layout == "free":
+        return walwriter._point(clients, sync, FREE)
+    return {**_layout_point(layout, sync), "pgbench.clients": clients}
+
+
 def _scaling_comparisons(sim):
-    """Unpinned TPS at N clients over 1 client, simulated (ratio of medians) and measured (median of
-    the paired runs' ratios)."""
+    """TPS at N clients over 1 client in the same layout, simulated (ratio of medians) and measured
+    (median of the paired runs' ratios): unpinned, and with the server on CPU 1 and pgbench on 0."""
     pairs = reference.load_json(UNPINNED_PAIRED)["pairs"]
     out = []
-    for sync in SYNC:
-        one = sim.values(walwriter._point(1, sync, FREE), "tps")
-        for clients in walwriter._clients():
-            key = f"{PAIRED_EXPERIMENT}/{walwriter._config(clients, sync)}"
-            if clients == 1 or key not in pairs:
-                continue
-            many = sim.values(walwriter._point(clients, sync, FREE), "tps")
-            out.append(Comparison(figure=f"{key} tps over 1 client (unpinned)", metric=SCALING,
-                                  published=pairs[key]["tps_ratio"],
-                                  simulated=statistics.median(many) / statistics.median(one) if one and many else None,
-                                  n=len(many), x=clients, series=f"unpinned over 1 client, synchronous_commit={sync}"))
+    for layout, experiment in PAIRED.items():
+        where = "unpinned" if layout == "free" else "server on CPU 1, pgbench on CPU 0"
+        clients = walwriter._clients() if layout == "free" else CROWDED_CLIENTS
+        for sync in SYNC:
+            one = sim.values(_layout_clients_point(layout, 1, sync), "tps")
+            for n in clients:
+                key = f"{experiment}/{walwriter._config(n, sync)}"
+                if n == 1 or key not in pairs:
+                    continue
+                many = sim.values(_layout_clients_point(layout, n, sync), "tps")
+                out.append(Comparison(figure=f"{key} tps over 1 client ({where})", metric=SCALING,
+                                      published=pairs[key]["tps_ratio"],
+                                      simulated=statistics.median(many) / statistics.median(one) if one and many else None,
+                                      n=len(many), x=n, series=f"{where} over 1 client, synchronous_commit={sync}"))
     return out
 
 
@@ -140,16 +153,20 @@ def _tps_check(comparisons):
                  f"{len(rows) - len(outside)} of {len(rows)} points within 15%: {shown}")
 
 
-def _scaling_check(comparisons):
-    rows = [c for c in comparisons if c.metric == SCALING]
+def _scaling_check(comparisons, experiment, name):
+    rows = [c for c in comparisons if c.metric == SCALING and c.figure.startswith(experiment + "/")]
     outside = [c for c in rows if c.relative_error is None or abs(c.relative_error) > TPS_TOLERANCE]
     shown = "; ".join(f"{c.figure.split('/')[1].split(' ')[0]} {c.simulated:.2f}x against {c.published:.2f}x"
                       if c.simulated is not None else f"{c.figure}: no run" for c in rows)
-    return Check("unpinned, 2-16 clients: TPS over 1 client within 15% of the measured ratio (paired runs), "
-                 "synchronous_commit on and off", not outside and bool(rows),
-                 f"{len(rows) - len(outside)} of {len(rows)} points within 15%: {shown}")
+    return Check(name, not outside and bool(rows), f"{len(rows) - len(outside)} of {len(rows)} points within 15%: {shown}")
 
 
 def checks(sim, comparisons):
     return ([pinning._ratio_check(comparisons, "shared", "pinned to one CPU"), _tps_check(comparisons),
-             _scaling_check(comparisons)] + walwriter.checks(sim, comparisons))
+             _scaling_check(comparisons, PAIRED["free"],
+                            "unpinned, 2-16 clients: TPS over 1 client within 15% of the measured ratio (paired "
+                            "runs), synchronous_commit on and off"),
+             _scaling_check(comparisons, PAIRED["split"],
+                            "server on CPU 1, pgbench on CPU 0, 4 and 16 clients: TPS over 1 client within 15% of "
+                            "the measured ratio (paired runs), synchronous_commit on and off")]
+            + walwriter.checks(sim, comparisons))
