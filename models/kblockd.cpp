@@ -12,6 +12,7 @@ Kblockd::Kblockd(int id, sim::Cpu& cpu, sim::Nvme& device, double dispatch_cpu, 
     : proc_("kworker kblockd", id, cpu), device_(device), dispatch_cpu_(dispatch_cpu), idle_event_(idle_event)
 {
   proc_.set_high_priority(); // kblockd is a WQ_HIGHPRI workqueue: its kworkers run at nice -20
+  proc_.set_kernel_thread();
 }
 
 void Kblockd::flush(sim::Proc& caller, sim::WaitEventId event)

@@ -274,6 +274,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
               {"wakeup_preemptions_per_txn", r.cpu_wakeup_preemptions_per_txn},
               {"cache_refill_us_per_txn", r.cpu_refill_us_per_txn},
               {"translation_us_per_txn", r.cpu_translation_us_per_txn},
+              {"address_space_us_per_txn", r.cpu_address_space_us_per_txn},
               {"page_faults_per_txn", r.cpu_page_faults_per_txn},
               {"page_first_touches_per_txn", r.cpu_first_touches_per_txn},
               {"busy_io_interrupts_per_txn", r.cpu_busy_interrupts_per_txn}};

@@ -60,6 +60,7 @@ struct RunResult {
   double cpu_switches_per_txn           = 0; // context switches, as /proc/stat's ctxt counts them
   double cpu_refill_us_per_txn          = 0; // CPU time refilling private caches after switches
   double cpu_translation_us_per_txn     = 0; // CPU time re-creating pushed-out address translations
+  double cpu_address_space_us_per_txn   = 0; // CPU time switching to address spaces no longer kept ready
   double cpu_migrations_per_txn         = 0; // processes moving between hardware threads (perf's cpu-migrations)
   double cpu_wakeup_preemptions_per_txn = 0; // running processes preempted by a woken one
   double cpu_page_faults_per_txn        = 0; // backends' faults on shared memory (perf's minor-faults)

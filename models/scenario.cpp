@@ -116,6 +116,11 @@ void read_cpu(Object o, sim::CpuParams& c)
   c.translation_entries = translation.number("entries", 0, 0, 1e9);
   c.translation_refault = translation.duration("refault", "0s", 0, 1e-3);
   if (o.has("translation") && c.translation_entries <= 0) o.fail("translation", "needs entries above 0");
+  // The address spaces a hardware thread keeps ready, for what a switch to another costs (optional).
+  Object spaces          = o.object("address_spaces");
+  c.address_spaces       = spaces.number("entries", 0, 0, 1e6);
+  c.address_space_reload = spaces.duration("reload", "0s", 0, 1e-3);
+  if (o.has("address_spaces") && c.address_spaces <= 0) o.fail("address_spaces", "needs entries above 0");
 }
 
 // Pages of shared memory a backend touches per transaction, by pgbench script (absent: 0).

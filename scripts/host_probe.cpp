@@ -55,6 +55,13 @@
  *                             per load of a chase through buffers of 16 kB to 64 MB held in place:
  *                             it jumps where a buffer outgrows a cache level, which tells the
  *                             size to give --cache-size on such a machine.
+ *   cpu.address_spaces        2 to 8 processes pinned to one CPU pass a byte round a ring of
+ *                             pipes, touching almost no memory: the time per hop is flat while
+ *                             the CPU keeps every process's address space ready and jumps once it
+ *                             cannot (under shadow paging a hypervisor keeps a few page-table
+ *                             roots per virtual CPU, and page-table isolation gives each process
+ *                             two). entries is the most processes before the jump, reload the
+ *                             jump: the time per hop just past it over the time with 2;
  *   cpu.shared_cache          with --shared-cache-size (the last-level cache as this machine's
  *                             processes get it: where the chase scan jumps to memory's latency;
  *                             a virtual machine shares its host's with other guests): the same
@@ -85,6 +92,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -194,6 +202,81 @@ SocketCosts socket_costs(int n)
   close(sv[1]);
   const double count = static_cast<double>(n / kBatch * kBatch);
   return {sends / count, recvs / count};
+}
+
+double median(std::vector<double> v);
+
+// Seconds per hop of a byte passed round a ring of `processes` pipes, each process pinned to `cpu`
+// and touching nothing but its pipes: a hop is a read, a write and a switch to the next process.
+double ring_hop(int cpu, int processes, double seconds)
+{
+  auto* hops = static_cast<std::atomic<long long>*>(
+      mmap(nullptr, sizeof(std::atomic<long long>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  must(hops != MAP_FAILED, "mmap");
+  new (hops) std::atomic<long long>(0);
+  std::vector<std::array<int, 2>> pipes(static_cast<std::size_t>(processes));
+  for (auto& fds : pipes) must(pipe(fds.data()) == 0, "pipe");
+  std::vector<pid_t> pids;
+  for (int i = 0; i < processes; i++) {
+    const pid_t pid = fork();
+    must(pid >= 0, "fork");
+    if (pid == 0) {
+      pin_to(cpu);
+      const int in  = pipes[static_cast<std::size_t>(i)][0];
+      const int out = pipes[static_cast<std::size_t>((i + 1) % processes)][1];
+      for (char byte = 0;;) {
+        if (read(in, &byte, 1) != 1) _exit(0);
+        hops->fetch_add(1, std::memory_order_relaxed);
+        if (write(out, &byte, 1) != 1) _exit(0);
+      }
+    }
+    pids.push_back(pid);
+  }
+  const char token = 1;
+  must(write(pipes[0][1], &token, 1) == 1, "ring");
+  usleep(100000);
+  const long long h0 = hops->load();
+  const double t0    = wall_now();
+  usleep(static_cast<useconds_t>(seconds * 1e6));
+  const long long h1 = hops->load();
+  const double t1    = wall_now();
+  for (auto& fds : pipes) {
+    close(fds[0]);
+    close(fds[1]);
+  }
+  for (const pid_t pid : pids) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  munmap(hops, sizeof(std::atomic<long long>));
+  must(h1 > h0, "ring: no hops");
+  return (t1 - t0) / static_cast<double>(h1 - h0);
+}
+
+struct AddressSpaces {
+  std::vector<double> hop; // seconds per hop with 2, 3, ... kMaxRing processes
+  int entries   = 0;       // 0: no jump found
+  double reload = 0;
+};
+
+// The ring with 2 to kMaxRing processes, each size measured three times in turn (a shared host's
+// speed drifts), the median kept. A jump of more than a third of the 2-process hop marks where the
+// CPU stopped keeping every address space.
+AddressSpaces address_spaces(int cpu)
+{
+  constexpr int kMaxRing = 8;
+  std::vector<std::vector<double>> runs(kMaxRing - 1);
+  for (int round = 0; round < 3; round++)
+    for (int n = 2; n <= kMaxRing; n++) runs[static_cast<std::size_t>(n - 2)].push_back(ring_hop(cpu, n, 0.3));
+  AddressSpaces a;
+  for (auto& r : runs) a.hop.push_back(median(r));
+  for (std::size_t i = 1; i < a.hop.size(); i++)
+    if (a.hop[i] - a.hop[0] > a.hop[0] / 3) {
+      a.entries = static_cast<int>(i) + 1;
+      a.reload  = a.hop[i] - a.hop[0];
+      break;
+    }
+  return a;
 }
 
 struct PingPong {
@@ -896,6 +979,7 @@ int main(int argc, char** argv)
         given_shared > 0 ? refill_costs(cpus[0], given_shared, std::max(given_shared * 4, kSharedEvict), 41)
                          : RefillCosts{};
     const std::vector<ChasePoint> chase = chase_scan(cpus[0]);
+    const AddressSpaces spaces          = address_spaces(cpus[0]);
     const KernelScheduler sched         = kernel_scheduler();
     const double other                  = load.cpus();
     const double io                     = sock.send + sock.recv;
@@ -929,6 +1013,10 @@ int main(int argc, char** argv)
     if (cache_bytes > 0) cpu["cache"] = {{"size", kb(cache_bytes)}, {"refill_per_kB", ns(refill.chase)}};
     if (given_shared > 0)
       cpu["shared_cache"] = {{"size", kb(given_shared)}, {"refill_per_kB", ns(shared_refill.chase)}};
+    if (spaces.entries > 0) cpu["address_spaces"] = {{"entries", spaces.entries}, {"reload", us(spaces.reload)}};
+    nlohmann::json ring_rows = nlohmann::json::array();
+    for (std::size_t i = 0; i < spaces.hop.size(); i++)
+      ring_rows.push_back({{"processes", i + 2}, {"per_hop", us(spaces.hop[i])}});
     nlohmann::json chase_rows = nlohmann::json::array();
     for (const ChasePoint& p : chase) chase_rows.push_back({{"size", kb(p.bytes)}, {"per_load", ns(p.per_load)}});
     const nlohmann::json out = {
@@ -955,6 +1043,7 @@ int main(int argc, char** argv)
                                                 : "unknown"},
           {"sysfs_cache_size", sysfs_cache > 0 ? nlohmann::json(kb(sysfs_cache)) : nlohmann::json(nullptr)},
           {"chase_in_place_by_size", chase_rows},
+          {"ring_hop_by_processes", ring_rows},
           {"refill_per_kB_independent_loads", ns(refill.independent)},
           {"refill_chase_per_line",
            {{"in_place", ns(refill.chase_warm_line)}, {"pushed_out", ns(refill.chase_cold_line)}}},
@@ -1022,6 +1111,14 @@ int main(int argc, char** argv)
                 << " (--shared-cache-size): bringing data back from memory costs " << ns(shared_refill.chase)
                 << " per kB beyond the shared cache (cpu.shared_cache.refill_per_kB), " << ns(shared_refill.independent)
                 << " per kB with independent loads\n";
+    std::cout << "a byte round a ring of processes on one CPU, time per hop (it jumps where the CPU stops keeping "
+                 "every address space ready):\n";
+    for (std::size_t i = 0; i < spaces.hop.size(); i++)
+      std::cout << "  " << i + 2 << " processes  " << us(spaces.hop[i]) << "\n";
+    if (spaces.entries > 0)
+      std::cout << "  -> address_spaces entries " << spaces.entries << ", reload " << us(spaces.reload) << "\n";
+    else
+      std::cout << "  -> no jump: address_spaces not needed\n";
     std::cout << "pointer chase with the data in place, time per load by buffer size (it jumps where a buffer "
                  "outgrows a cache):\n";
     for (const ChasePoint& p : chase)

@@ -3,13 +3,14 @@
 
 #include "sim/proc.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace sim {
 
-CacheLevel::CacheLevel(double size, int domains, Footprint footprint)
-    : size_(size), footprint_(footprint), recent_(static_cast<std::size_t>(domains))
+CacheLevel::CacheLevel(double size, int domains, Footprint footprint, Replacement replacement)
+    : size_(size), footprint_(footprint), replacement_(replacement), recent_(static_cast<std::size_t>(domains))
 {
 }
 
@@ -29,7 +30,9 @@ double CacheLevel::lost_fraction(const Proc& proc, CacheResidence& where, int do
   here.push_front(&proc);
   where.domain = domain;
   where.pos    = here.begin();
-  return -std::expm1(-pushed / size_);
+  if (replacement_ == Replacement::Random) return -std::expm1(-pushed / size_);
+  const double own = proc.footprint(footprint_);
+  return own <= 0 ? 0 : 1 - std::clamp((size_ - pushed) / own, 0.0, 1.0);
 }
 
 } // namespace sim

@@ -4,8 +4,10 @@
  *
  * A process that comes back to a domain finds there what survived of its footprint since it last
  * came: the others that came meanwhile pushed their footprints through, and a random replacement
- * keeps each of its units with probability exp(-pushed / size). After running elsewhere, nothing
- * survived.
+ * keeps each of its units with probability exp(-pushed / size); a least-recently-used one keeps
+ * them while the others' footprints and its own fit in the size. After running elsewhere, nothing
+ * survived. The address spaces a hypervisor keeps ready for a virtual CPU are such a level, with a
+ * footprint of one per process and least-recently-used replacement.
  */
 #pragma once
 
@@ -22,11 +24,12 @@ struct CacheResidence {
   std::list<const Proc*>::iterator pos;
 };
 
-enum class Footprint { WorkingSet, TranslationSet };
+enum class Footprint { WorkingSet, TranslationSet, AddressSpace };
+enum class Replacement { Random, LeastRecentlyUsed };
 
 class CacheLevel {
 public:
-  CacheLevel(double size, int domains, Footprint footprint);
+  CacheLevel(double size, int domains, Footprint footprint, Replacement replacement = Replacement::Random);
   bool enabled() const { return size_ > 0; }
   /// The fraction of proc's footprint lost from `domain` since it last came there; records that it
   /// comes there now.
@@ -35,6 +38,7 @@ public:
 private:
   double size_;
   Footprint footprint_;
+  Replacement replacement_;
   std::vector<std::list<const Proc*>> recent_; // by domain, most recent first
 };
 

@@ -15,7 +15,9 @@ Cpu::Cpu(const CpuParams& params)
     : params_(params),
       private_cache_(params.cache_size, params.sockets * params.cores_per_socket, Footprint::WorkingSet),
       shared_cache_(params.cache_size > 0 ? params.shared_cache_size : 0, params.sockets, Footprint::WorkingSet),
-      translations_(params.translation_entries, params.sockets, Footprint::TranslationSet)
+      translations_(params.translation_entries, params.sockets, Footprint::TranslationSet),
+      address_spaces_(params.address_spaces, params.sockets * params.cores_per_socket * params.threads_per_core,
+                      Footprint::AddressSpace, Replacement::LeastRecentlyUsed)
 {
   if (params.sockets < 1 || params.cores_per_socket < 1 || params.threads_per_core < 1 || params.clock_hz <= 0 ||
       params.reference_hz <= 0 || params.smt_throughput <= 0)
@@ -80,6 +82,19 @@ double Cpu::retranslate(Proc& proc, int slot)
   return seconds;
 }
 
+// What a process pays, when it gets a hardware thread, if that thread no longer keeps its address
+// space ready: in a guest under shadow paging, the hypervisor loads the process's page-table roots
+// again (KVM's kvm_mmu_new_pgd() missing its cached roots).
+double Cpu::reload_address_space(Proc& proc, int slot)
+{
+  if (!address_spaces_.enabled() || proc.address_space_ <= 0) return 0;
+  Proc& owner = proc.address_space_owner_ ? *proc.address_space_owner_ : proc;
+  const double seconds =
+      address_spaces_.lost_fraction(owner, owner.in_address_spaces_, slot) * params_.address_space_reload;
+  address_space_seconds_ += seconds;
+  return seconds;
+}
+
 void Cpu::assign(Proc& proc, int slot, double now)
 {
   if (proc.slot_ >= 0 && proc.slot_ != slot) migrations_++;
@@ -90,7 +105,7 @@ void Cpu::assign(Proc& proc, int slot, double now)
   free_slots_--;
   proc.slot_   = slot;
   proc.on_cpu_ = true;
-  proc.stall(refill(proc, slot) + retranslate(proc, slot));
+  proc.stall(refill(proc, slot) + retranslate(proc, slot) + reload_address_space(proc, slot));
 }
 
 bool Cpu::try_take(Proc& proc, bool woken)
@@ -581,9 +596,10 @@ void Cpu::reset_stats(double now)
   busy_interrupts_    = 0;
   std::fill(switches_of_kind_.begin(), switches_of_kind_.end(), SwitchCounts{});
   std::fill(busy_of_kind_.begin(), busy_of_kind_.end(), 0.0);
-  refill_seconds_      = 0;
-  translation_seconds_ = 0;
-  stats_since_         = now;
+  refill_seconds_        = 0;
+  translation_seconds_   = 0;
+  address_space_seconds_ = 0;
+  stats_since_           = now;
 }
 
 } // namespace sim

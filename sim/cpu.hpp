@@ -111,6 +111,12 @@ struct CpuParams {
   /// modelled), and the CPU time to re-create one that others' pages pushed out.
   double translation_entries = 0;
   double translation_refault = 0;
+  /// The address spaces a hardware thread keeps ready, least recently used out (a hypervisor's
+  /// cached shadow page-table roots: KVM keeps the current one and three more, and with page-table
+  /// isolation each process has two), in processes (0: not modelled), and the CPU time to switch to
+  /// a process whose address space it no longer keeps.
+  double address_spaces       = 0;
+  double address_space_reload = 0;
   /// With a cache modelled, or with per-CPU run queues, a freed CPU takes a waiting process from
   /// elsewhere only if it left its CPU at least this long ago (Linux's sysctl_sched_migration_cost:
   /// a task that ran more recently is cache-hot, and the balancer leaves it where it waits).
@@ -241,6 +247,9 @@ public:
   double refill_seconds() const { return refill_seconds_; }
   /// CPU time spent re-creating address translations since the last reset_stats().
   double translation_seconds() const { return translation_seconds_; }
+  /// CPU time spent switching to address spaces a hardware thread no longer kept, since the last
+  /// reset_stats().
+  double address_space_seconds() const { return address_space_seconds_; }
 
   void reset_stats(double now);
 
@@ -263,6 +272,7 @@ private:
   void assign(Proc& proc, int slot, double now);
   double refill(Proc& proc, int slot);
   double retranslate(Proc& proc, int slot);
+  double reload_address_space(Proc& proc, int slot);
   RunQueue::const_iterator next_for(const Queue& q, int slot, double now) const;
   Proc* take_next(int slot, double now);
   Proc* pull_from_others(int slot, double now, bool allow_hot);
@@ -299,7 +309,9 @@ private:
   CacheLevel private_cache_;  // by core
   CacheLevel shared_cache_;   // by socket
   CacheLevel translations_;   // by socket
+  CacheLevel address_spaces_; // by hardware thread
   double translation_seconds_       = 0;
+  double address_space_seconds_     = 0;
   double refill_seconds_            = 0;
   std::uint64_t migrations_         = 0;
   std::uint64_t wakeup_preemptions_ = 0;

@@ -90,7 +90,16 @@ public:
   /// The pages of shared memory this process touches each time it runs, each needing an address
   /// translation that others' pages push out (0: not modelled).
   void set_translation_set(double pages) { translation_set_ = pages; }
-  double footprint(Footprint f) const { return f == Footprint::WorkingSet ? working_set_ : translation_set_; }
+  /// A kernel thread borrows the address space of whatever ran before it (no switch of page tables).
+  void set_kernel_thread() { address_space_ = 0; }
+  /// A thread of another process's (pgbench -j): the two share one address space.
+  void share_address_space(Proc& process) { address_space_owner_ = &process; }
+  double footprint(Footprint f) const
+  {
+    return f == Footprint::WorkingSet       ? working_set_
+           : f == Footprint::TranslationSet ? translation_set_
+                                            : address_space_;
+  }
   /// The hardware threads this process may run on, as taskset sets them (empty: all).
   void set_allowed_cpus(const std::vector<int>& slots);
   bool allowed_on(int slot) const { return allowed_.empty() || allowed_[static_cast<std::size_t>(slot)] != 0; }
@@ -183,6 +192,9 @@ private:
   CacheResidence in_shared_cache_;
   double translation_set_ = 0;
   CacheResidence in_translations_;
+  double address_space_      = 1;
+  Proc* address_space_owner_ = nullptr; // the process whose address space this thread runs in
+  CacheResidence in_address_spaces_;
   double off_cpu_since_ = 0;  // when it last gave up a CPU
   std::vector<char> allowed_; // by slot; empty: every slot
   WaitTimes times_;

@@ -313,6 +313,10 @@ TEST_CASE("CLI: caches, translations and huge pages are rejected where they are 
   entries["hardware"]["cpu"]["translation"]["refault"] = "2us";
   const std::string entries_path                       = write_scenario(dir, "entries.json", entries);
   check_rejected(dir, {entries_path}, entries_path + ": /hardware/cpu/translation: needs entries above 0");
+  auto spaces                                           = tiny_scenario();
+  spaces["hardware"]["cpu"]["address_spaces"]["reload"] = "4us";
+  const std::string spaces_path                         = write_scenario(dir, "spaces.json", spaces);
+  check_rejected(dir, {spaces_path}, spaces_path + ": /hardware/cpu/address_spaces: needs entries above 0");
   auto script                                                    = tiny_scenario();
   script["costs"]["shared_pages_per_transaction"]["select_only"] = 38;
   const std::string script_path                                  = write_scenario(dir, "script.json", script);

@@ -571,6 +571,61 @@ TEST_CASE("CPU: a process re-creates the translations others' pages pushed out, 
   CHECK(h.cpu.translation_seconds() == Approx((10 + 20 + 10 * (1 - std::exp(-20.0 / 100))) * us));
 }
 
+TEST_CASE("CPU: a hardware thread keeps the last two address spaces ready, a third costs a reload", "[cpu]")
+{
+  auto params                 = test::quiet_cpu(1);
+  params.address_spaces       = 2;
+  params.address_space_reload = 1 * us;
+  Harness h(params);
+  // Each starts on the CPU at 0 in turn (three spaces, all new), then runs a b a b: a and b come
+  // back after c and the other ran, so both reload, and then they alternate and keep theirs. Then
+  // c, pushed out by a and b, and a and b again, each pushed out by the two before it.
+  const std::vector<std::pair<std::string, double>> turns = {{"a", 1}, {"b", 2}, {"a", 3}, {"b", 4},
+                                                             {"c", 5}, {"a", 6}, {"b", 7}};
+  for (const char* name : {"a", "b", "c"}) {
+    const std::string me = name;
+    h.start(h.proc(name), [&turns, me](Proc& p) {
+      for (const auto& [who, at] : turns)
+        if (who == me) {
+          p.block_until(at * ms, sim::kCpu);
+          p.work(0.1 * ms * 1e9);
+          p.flush();
+        }
+    });
+  }
+  h.run(1);
+  CHECK(h.cpu.address_space_seconds() == Approx((3 + 2 + 3) * us));
+}
+
+TEST_CASE("CPU: pgbench's threads share one address space, and a kernel thread switches none", "[cpu]")
+{
+  auto params                 = test::quiet_cpu(1);
+  params.address_spaces       = 2;
+  params.address_space_reload = 1 * us;
+  Harness h(params);
+  Proc& t0 = h.proc("pgbench 0");
+  Proc& t1 = h.proc("pgbench 1");
+  Proc& kw = h.proc("kworker");
+  t1.share_address_space(t0);
+  kw.set_kernel_thread();
+  const auto runs_at = [](std::vector<double> times) {
+    return [times](Proc& p) {
+      for (const double at : times) {
+        p.block_until(at * ms, sim::kCpu);
+        p.work(0.1 * ms * 1e9);
+        p.flush();
+      }
+    };
+  };
+  h.start(t0, runs_at({1, 4}));
+  h.start(t1, runs_at({2, 5}));
+  h.start(kw, runs_at({3, 6}));
+  h.start(h.proc("backend"), runs_at({3.5, 6.5}));
+  h.run(1);
+  // pgbench's space once, the backend's once; the kernel thread and the second thread add none.
+  CHECK(h.cpu.address_space_seconds() == Approx(2 * us));
+}
+
 TEST_CASE("CPU: without a cache size no process pays a refill", "[cpu]")
 {
   Harness h(test::quiet_cpu(1));
