@@ -571,6 +571,20 @@ TEST_CASE("CPU: a process re-creates the translations others' pages pushed out, 
   CHECK(h.cpu.translation_seconds() == Approx((10 + 20 + 10 * (1 - std::exp(-20.0 / 100))) * us));
 }
 
+namespace {
+// A process body that runs 0.1 ms on the CPU at each of these times (ms).
+std::function<void(Proc&)> runs_at(std::vector<double> times)
+{
+  return [times](Proc& p) {
+    for (const double at : times) {
+      p.block_until(at * ms, sim::kCpu);
+      p.work(0.1 * ms * 1e9);
+      p.flush();
+    }
+  };
+}
+} // namespace
+
 TEST_CASE("CPU: a hardware thread keeps the last two address spaces ready, a third costs a reload", "[cpu]")
 {
   auto params                 = test::quiet_cpu(1);
@@ -580,19 +594,9 @@ TEST_CASE("CPU: a hardware thread keeps the last two address spaces ready, a thi
   // Each starts on the CPU at 0 in turn (three spaces, all new), then runs a b a b: a and b come
   // back after c and the other ran, so both reload, and then they alternate and keep theirs. Then
   // c, pushed out by a and b, and a and b again, each pushed out by the two before it.
-  const std::vector<std::pair<std::string, double>> turns = {{"a", 1}, {"b", 2}, {"a", 3}, {"b", 4},
-                                                             {"c", 5}, {"a", 6}, {"b", 7}};
-  for (const char* name : {"a", "b", "c"}) {
-    const std::string me = name;
-    h.start(h.proc(name), [&turns, me](Proc& p) {
-      for (const auto& [who, at] : turns)
-        if (who == me) {
-          p.block_until(at * ms, sim::kCpu);
-          p.work(0.1 * ms * 1e9);
-          p.flush();
-        }
-    });
-  }
+  h.start(h.proc("a"), runs_at({1, 3, 6}));
+  h.start(h.proc("b"), runs_at({2, 4, 7}));
+  h.start(h.proc("c"), runs_at({5}));
   h.run(1);
   CHECK(h.cpu.address_space_seconds() == Approx((3 + 2 + 3) * us));
 }
@@ -608,15 +612,6 @@ TEST_CASE("CPU: pgbench's threads share one address space, and a kernel thread s
   Proc& kw = h.proc("kworker");
   t1.share_address_space(t0);
   kw.set_kernel_thread();
-  const auto runs_at = [](std::vector<double> times) {
-    return [times](Proc& p) {
-      for (const double at : times) {
-        p.block_until(at * ms, sim::kCpu);
-        p.work(0.1 * ms * 1e9);
-        p.flush();
-      }
-    };
-  };
   h.start(t0, runs_at({1, 4}));
   h.start(t1, runs_at({2, 5}));
   h.start(kw, runs_at({3, 6}));
