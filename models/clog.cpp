@@ -1,6 +1,7 @@
 /* The commit log: clog.c and the parts of slru.c it uses (PostgreSQL 15). See clog.hpp. */
 #include "models/clog.hpp"
 
+#include "models/pgbench.hpp"
 #include "models/xlog.hpp"
 
 #include <algorithm>
@@ -24,6 +25,7 @@ int page_of(TransactionId xid)
 constexpr std::size_t kXidsPerLine  = 256; // 64 bytes of 2-bit statuses, or of group LSNs
 constexpr std::size_t kLruPerLine   = 16;  // page_lru_count: int
 constexpr std::size_t kDirtyPerLine = 64;  // page_dirty: bool
+constexpr std::size_t kSlotsPerLine = 16;  // page_number, page_status: int
 
 std::size_t lines_for(std::size_t entries, std::size_t per_line)
 {
@@ -44,27 +46,58 @@ sim::CacheLine& Clog::XidLines::of(TransactionId xid)
 
 Clog::Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
     : scenario_(scenario), ev_(events), xlog_(xlog),
-      XactSLRULock_("XactSLRULock", events.XactSLRU, scenario.policies.lwlock)
+      XactSLRULock_("XactSLRULock", events.XactSLRU, scenario.policies.lwlock),
+      first_xid_(static_cast<TransactionId>(FirstNormalTransactionId + prior_xids(scenario.pgbench)))
 {
   const auto n = static_cast<std::size_t>(clog_buffers(scenario.settings));
   page_number_.assign(n, -1);
   lru_count_.assign(n, 0);
   dirty_.assign(n, false);
+  reading_.assign(n, false);
+  for (std::size_t i = 0; i < n; i++)
+    buffer_locks_.push_back(std::make_unique<sim::LWLock>("XactBuffer", events.XactBuffer, scenario.policies.lwlock));
   lru_lines_   = std::vector<sim::CacheLine>(lines_for(n, kLruPerLine));
   dirty_lines_ = std::vector<sim::CacheLine>(lines_for(n, kDirtyPerLine));
+  slot_lines_  = std::vector<sim::CacheLine>(lines_for(n, kSlotsPerLine));
+  load_prior_pages();
+}
+
+// The buffers as a long run leaves them: the latest pages, most recently used last, clean but
+// for the latest one (the one commits are writing), which ExtendCLOG would have made.
+void Clog::load_prior_pages()
+{
+  if (first_xid_ == FirstNormalTransactionId) return;
+  const int latest = page_of(first_xid_ - 1);
+  const int oldest = std::max(page_of(FirstNormalTransactionId), latest - static_cast<int>(page_number_.size()) + 1);
+  for (int pageno = oldest; pageno <= latest; pageno++) {
+    const auto slot    = static_cast<std::size_t>(pageno - oldest);
+    page_number_[slot] = pageno;
+    lru_count_[slot]   = ++cur_lru_count_;
+  }
+  latest_page_number_                               = latest;
+  dirty_[static_cast<std::size_t>(latest - oldest)] = true;
 }
 
 XidStatus Clog::peek(TransactionId xid) const
 {
-  if (xid < FirstNormalTransactionId) return XidStatus::Committed; // bootstrap and frozen transaction ids
-  return xid < status_.size() ? status_[xid] : XidStatus::InProgress;
+  if (xid < first_xid_) return XidStatus::Committed; // bootstrap, frozen and earlier transaction ids
+  const std::size_t i = xid - first_xid_;
+  return i < status_.size() ? status_[i] : XidStatus::InProgress;
+}
+
+XLogRecPtr Clog::group_lsn(TransactionId xid) const
+{
+  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
+  const std::size_t first = first_xid_ / CLOG_XACTS_PER_LSN_GROUP;
+  return group >= first && group - first < group_lsn_.size() ? group_lsn_[group - first] : InvalidXLogRecPtr;
 }
 
 void Clog::record(TransactionId xid, XidStatus status, XLogRecPtr lsn)
 {
-  if (status_.size() <= xid) status_.resize(xid + 1024u, XidStatus::InProgress);
-  status_[xid]            = status;
-  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
+  const std::size_t i = xid - first_xid_;
+  if (status_.size() <= i) status_.resize(i + 1024u, XidStatus::InProgress);
+  status_[i]              = status;
+  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP - first_xid_ / CLOG_XACTS_PER_LSN_GROUP;
   if (group_lsn_.size() <= group) group_lsn_.resize(group + 16u, InvalidXLogRecPtr);
   group_lsn_[group] = std::max(group_lsn_[group], lsn);
 }
@@ -74,6 +107,24 @@ int Clog::find_slot(int pageno) const
   for (std::size_t s = 0; s < page_number_.size(); s++)
     if (page_number_[s] == pageno) return static_cast<int>(s);
   return -1;
+}
+
+// The loop's loads are independent: a core overlaps the misses of a line's neighbours.
+int Clog::find_slot(Backend& me, int pageno)
+{
+  const int slot          = find_slot(pageno);
+  const std::size_t last  = slot < 0 ? page_number_.size() - 1 : static_cast<std::size_t>(slot);
+  const std::size_t lines = last / kSlotsPerLine + 1;
+  const double overlap    = static_cast<double>(std::min<std::size_t>(lines, 4));
+  for (std::size_t l = 0; l < lines; l++) slot_lines_[l].read(me.proc, overlap);
+  return slot;
+}
+
+void Clog::set_slot_page(Backend& me, int slot, int pageno)
+{
+  const auto s    = static_cast<std::size_t>(slot);
+  page_number_[s] = pageno;
+  slot_lines_[s / kSlotsPerLine].rmw(me.proc);
 }
 
 // SlruRecentlyUsed (slru.c): the counters change only when another page was used since, so the
@@ -95,20 +146,25 @@ void Clog::SlruRecentlyUsed(Backend& me, int slot)
 // never the latest page while there is another, written out if dirty.
 int Clog::SlruSelectLRUPage(Backend& me)
 {
+  // The oldest page not being read in, if there is one; else the oldest page being read in, which
+  // the caller waits for.
   std::size_t victim       = 0;
   std::uint64_t victim_age = 0;
-  bool found               = false;
+  bool found = false, found_valid = false;
   for (std::size_t s = 0; s < page_number_.size(); s++) {
     if (page_number_[s] < 0) return static_cast<int>(s);
     if (page_number_[s] == latest_page_number_ && page_number_.size() > 1) continue;
+    const bool valid        = !reading_[s];
     const std::uint64_t age = cur_lru_count_ - lru_count_[s];
-    if (!found || age > victim_age || (age == victim_age && page_number_[s] < page_number_[victim])) {
-      victim     = s;
-      victim_age = age;
-      found      = true;
+    const bool older        = age > victim_age || (age == victim_age && page_number_[s] < page_number_[victim]);
+    if (!found || (valid && !found_valid) || (valid == found_valid && older)) {
+      victim      = s;
+      victim_age  = age;
+      found       = true;
+      found_valid = valid;
     }
   }
-  if (dirty_[victim]) {
+  if (dirty_[victim] && !reading_[victim]) {
     const auto& os = scenario_.hardware.os;
     me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
     stats_.blks_written++;
@@ -117,22 +173,53 @@ int Clog::SlruSelectLRUPage(Backend& me)
   return static_cast<int>(victim);
 }
 
-void Clog::SimpleLruReadPage(Backend& me, int pageno)
+// As slru.c does, the read runs without CLogControlLock, under the buffer's own lock, so that
+// lookups of other pages go on meanwhile; whoever wants the page (or its slot) in the meantime
+// waits for that lock.
+int Clog::SimpleLruReadPage(Backend& me, int pageno)
 {
-  header_line_.read(me.proc);
-  int slot = find_slot(pageno);
-  if (slot < 0) {
-    slot = SlruSelectLRUPage(me);
+  for (;;) {
+    header_line_.read(me.proc);
+    int slot = find_slot(me, pageno);
+    if (slot >= 0 && reading_[static_cast<std::size_t>(slot)]) {
+      SimpleLruWaitIO(me, slot);
+      continue;
+    }
+    if (slot >= 0) {
+      stats_.blks_hit++;
+      SlruRecentlyUsed(me, slot);
+      return slot;
+    }
+    slot         = SlruSelectLRUPage(me);
+    const auto s = static_cast<std::size_t>(slot);
+    if (reading_[s]) {
+      SimpleLruWaitIO(me, slot);
+      continue;
+    }
+    set_slot_page(me, slot, pageno);
+    dirty_[s]   = false;
+    reading_[s] = true;
+    buffer_locks_[s]->acquire(me.proc, sim::LWLockMode::Exclusive);
+    XactSLRULock_.release(me.proc);
     // pg_xact lives in the OS page cache: a read is a system call and a copy.
     const auto& os = scenario_.hardware.os;
-    me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
-    page_number_[static_cast<std::size_t>(slot)] = pageno;
-    dirty_[static_cast<std::size_t>(slot)]       = false;
+    me.proc.syscall(os.pread + os.pread_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
+    XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+    reading_[s] = false;
+    buffer_locks_[s]->release(me.proc);
     stats_.blks_read++;
-  } else {
-    stats_.blks_hit++;
+    SlruRecentlyUsed(me, slot);
+    return slot;
   }
-  SlruRecentlyUsed(me, slot);
+}
+
+void Clog::SimpleLruWaitIO(Backend& me, int slot)
+{
+  sim::LWLock& buffer = *buffer_locks_[static_cast<std::size_t>(slot)];
+  XactSLRULock_.release(me.proc);
+  buffer.acquire(me.proc, sim::LWLockMode::Shared);
+  buffer.release(me.proc);
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
 }
 
 XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPtr* lsn)
@@ -141,8 +228,8 @@ XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPt
   // SimpleLruReadPage_ReadOnly: a shared lock suffices when the page is resident.
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Shared);
   header_line_.read(me.proc);
-  const int slot = find_slot(pageno);
-  if (slot >= 0) {
+  const int slot = find_slot(me, pageno);
+  if (slot >= 0 && !reading_[static_cast<std::size_t>(slot)]) {
     SlruRecentlyUsed(me, slot);
     stats_.blks_hit++;
   } else {
@@ -154,9 +241,8 @@ XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPt
   // The status byte and the group LSN: lines that each commit of a nearby transaction writes.
   status_lines_.of(xid).read(me.proc);
   group_lsn_lines_.of(xid).read(me.proc);
-  const XidStatus status  = peek(xid);
-  const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
-  *lsn                    = group < group_lsn_.size() ? group_lsn_[group] : InvalidXLogRecPtr;
+  const XidStatus status = peek(xid);
+  *lsn                   = group_lsn(xid);
   XactSLRULock_.release(me.proc);
   return status;
 }
@@ -184,21 +270,18 @@ void Clog::TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus 
 
 void Clog::TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn)
 {
-  const int pageno = page_of(xid);
-  SimpleLruReadPage(me, pageno);
+  const auto slot = static_cast<std::size_t>(SimpleLruReadPage(me, page_of(xid)));
   me.proc.work(scenario_.costs.clog_set);
   // TransactionIdSetStatusBit: the status byte, and an asynchronous commit's group LSN if later.
   status_lines_.of(xid).rmw(me.proc);
   if (lsn != InvalidXLogRecPtr) {
-    const std::size_t group = xid / CLOG_XACTS_PER_LSN_GROUP;
-    if (group < group_lsn_.size() && group_lsn_[group] >= lsn)
+    if (group_lsn(xid) >= lsn)
       group_lsn_lines_.of(xid).read(me.proc);
     else
       group_lsn_lines_.of(xid).rmw(me.proc);
   }
   // page_dirty[slotno] = true is a store whether or not the flag was set.
-  const auto slot = static_cast<std::size_t>(find_slot(pageno));
-  dirty_[slot]    = true;
+  dirty_[slot] = true;
   dirty_lines_[slot / kDirtyPerLine].rmw(me.proc);
   record(xid, status, lsn);
 }
@@ -253,11 +336,15 @@ void Clog::ExtendCLOG(Backend& me, TransactionId newestXact)
 {
   if (newestXact % CLOG_XACTS_PER_PAGE != 0 && newestXact != FirstNormalTransactionId) return;
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
-  // ZeroCLOGPage: take a buffer for the new page, and WAL-log the zeroing.
-  const int slot                               = SlruSelectLRUPage(me);
-  page_number_[static_cast<std::size_t>(slot)] = page_of(newestXact);
-  dirty_[static_cast<std::size_t>(slot)]       = true;
-  latest_page_number_                          = page_of(newestXact);
+  // ZeroCLOGPage: take a buffer for the new page (one no read is filling), and WAL-log the zeroing.
+  int slot = SlruSelectLRUPage(me);
+  while (reading_[static_cast<std::size_t>(slot)]) {
+    SimpleLruWaitIO(me, slot);
+    slot = SlruSelectLRUPage(me);
+  }
+  set_slot_page(me, slot, page_of(newestXact));
+  dirty_[static_cast<std::size_t>(slot)] = true;
+  latest_page_number_                    = page_of(newestXact);
   SlruRecentlyUsed(me, slot);
   stats_.blks_zeroed++;
   xlog_.XLogInsert(me, XLogRecordData{32, 0});

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pg {
@@ -60,20 +61,31 @@ private:
   void TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
   void TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn);
   bool TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
-  /// SimpleLruReadPage with the lock held exclusively: makes pageno resident.
-  void SimpleLruReadPage(Backend& me, int pageno);
+  /// SimpleLruReadPage with the lock held exclusively: makes pageno resident, and returns its slot.
+  int SimpleLruReadPage(Backend& me, int pageno);
+  /// SimpleLruWaitIO: waits, without CLogControlLock, for the read into slot to finish.
+  void SimpleLruWaitIO(Backend& me, int slot);
   int find_slot(int pageno) const;
+  /// find_slot's loop, as a backend runs it: the slots' lines up to the page's.
+  int find_slot(Backend& me, int pageno);
+  void set_slot_page(Backend& me, int slot, int pageno);
   int SlruSelectLRUPage(Backend& me);
   void SlruRecentlyUsed(Backend& me, int slot);
   void record(TransactionId xid, XidStatus status, XLogRecPtr lsn);
+  XLogRecPtr group_lsn(TransactionId xid) const;
+  /// The pages of the transactions before the window: the latest ones fill the buffers.
+  void load_prior_pages();
 
   const Scenario& scenario_;
   const WaitEvents& ev_;
   Xlog& xlog_;
   sim::LWLock XactSLRULock_;
 
-  std::vector<XidStatus> status_;     // by transaction id
-  std::vector<XLogRecPtr> group_lsn_; // by transaction id / CLOG_XACTS_PER_LSN_GROUP
+  // Transactions before first_xid_ (pgbench.prior_transactions) all committed, their group LSNs
+  // long flushed; the later ones are recorded from first_xid_ on.
+  TransactionId first_xid_;
+  std::vector<XidStatus> status_;     // by transaction id - first_xid_
+  std::vector<XLogRecPtr> group_lsn_; // by LSN group, from first_xid_'s on
 
   /// The cache lines of an array with an entry per transaction, 256 transactions to a 64-byte line
   /// (the status bytes hold four; group_lsn's 8-byte entries serve 32 each), for the latest
@@ -93,6 +105,9 @@ private:
   std::vector<int> page_number_; // -1: empty slot
   std::vector<std::uint64_t> lru_count_;
   std::vector<bool> dirty_;
+  std::vector<bool> reading_; // SLRU_PAGE_READ_IN_PROGRESS
+  // The per-buffer locks a read holds while it runs without CLogControlLock.
+  std::vector<std::unique_ptr<sim::LWLock>> buffer_locks_;
   std::uint64_t cur_lru_count_ = 0;
   int latest_page_number_      = -1; // the page of the newest transaction id, never evicted
 
@@ -103,6 +118,9 @@ private:
   sim::CacheLine header_line_;
   std::vector<sim::CacheLine> lru_lines_;   // page_lru_count: 16 ints a line
   std::vector<sim::CacheLine> dirty_lines_; // page_dirty: 64 bools a line
+  // page_number and page_status, 16 ints a line each, read slot by slot by every lookup and
+  // written when a slot takes another page: one line stands for the pair.
+  std::vector<sim::CacheLine> slot_lines_;
   XidLines status_lines_;
   XidLines group_lsn_lines_;
 

@@ -16,7 +16,37 @@ double now()
 
 } // namespace
 
-PgbenchTables::PgbenchTables(const PgbenchSpec& spec, const WaitEvents& ev, const sim::LWLockParams& lp)
+namespace {
+// Rows of each pgbench table one transaction of the script updates.
+struct UpdatesPerTransaction {
+  double branches = 0;
+  double tellers  = 0;
+  double accounts = 0;
+};
+
+UpdatesPerTransaction updates_per_transaction(const PgbenchSpec& spec)
+{
+  std::vector<Command> commands;
+  sim::Rng rng(0, 0);
+  build_transaction(spec, rng, commands);
+  UpdatesPerTransaction u;
+  for (const Command& c : commands) {
+    const bool tpcb = c.kind == CommandKind::TpcbFunc;
+    u.accounts += tpcb || c.kind == CommandKind::UpdateAccounts ? 1 : 0;
+    u.tellers += tpcb || c.kind == CommandKind::UpdateTellers ? 1 : 0;
+    u.branches += tpcb || c.kind == CommandKind::UpdateBranches ? 1 : 0;
+  }
+  return u;
+}
+} // namespace
+
+std::uint64_t prior_xids(const PgbenchSpec& spec)
+{
+  return spec.script == Script::SelectOnly ? 0 : spec.prior_transactions;
+}
+
+PgbenchTables::PgbenchTables(const PgbenchSpec& spec, std::uint64_t seed, const WaitEvents& ev,
+                             const sim::LWLockParams& lp)
     : branches("pgbench_branches", static_cast<std::uint64_t>(spec.scale), branches_tuple_bytes(), spec.fillfactor,
                !spec.unlogged_tables, ev.BufferContent, ev.LockExtend, lp),
       tellers("pgbench_tellers", 10ull * static_cast<std::uint64_t>(spec.scale), tellers_tuple_bytes(), spec.fillfactor,
@@ -32,6 +62,13 @@ PgbenchTables::PgbenchTables(const PgbenchSpec& spec, const WaitEvents& ev, cons
   // More pages than pgbench -i fills: rows moved by earlier runs (a scenario's stated history).
   if (spec.branches_pages > branches.nblocks()) branches.spread_over(spec.branches_pages);
   if (spec.tellers_pages > tellers.nblocks()) tellers.spread_over(spec.tellers_pages);
+  const std::uint64_t xids = prior_xids(spec);
+  if (xids == 0) return;
+  const auto end                = static_cast<TransactionId>(FirstNormalTransactionId + xids);
+  const UpdatesPerTransaction u = updates_per_transaction(spec);
+  branches.set_history(end, xids, u.branches, seed ^ 0x4252414eull);
+  tellers.set_history(end, xids, u.tellers, seed ^ 0x54454c4cull);
+  accounts.set_history(end, xids, u.accounts, seed ^ 0x41434354ull);
 }
 
 void build_transaction(const PgbenchSpec& spec, sim::Rng& rng, std::vector<Command>& out)

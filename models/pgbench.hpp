@@ -40,7 +40,9 @@ struct Command {
 
 /// The four tables of pgbench -i at a scale factor, and the insert-only script's table.
 struct PgbenchTables {
-  PgbenchTables(const PgbenchSpec& spec, const WaitEvents& events, const sim::LWLockParams& lock_params);
+  /// The tables as pgbench -i and the scenario's earlier transactions (seeded by `seed`) left them.
+  PgbenchTables(const PgbenchSpec& spec, std::uint64_t seed, const WaitEvents& events,
+                const sim::LWLockParams& lock_params);
   Relation branches;
   Relation tellers;
   Relation accounts;
@@ -50,6 +52,8 @@ struct PgbenchTables {
 
 /// The commands of one transaction of the scenario's script, with pgbench's random draws.
 void build_transaction(const PgbenchSpec& spec, sim::Rng& rng, std::vector<Command>& out);
+/// The transaction ids pgbench.prior_transactions used: one each, unless the script only reads.
+std::uint64_t prior_xids(const PgbenchSpec& spec);
 
 /// Transactions completed in the measurement window, and their latencies.
 struct PgbenchStats {

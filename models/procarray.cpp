@@ -1,6 +1,7 @@
 /* ProcArray and transaction id assignment (procarray.c, varsup.c; PostgreSQL 15). */
 #include "models/procarray.hpp"
 
+#include "models/pgbench.hpp"
 #include "models/transam.hpp"
 
 #include <algorithm>
@@ -33,7 +34,8 @@ TransactionId oldest_xmin(const std::vector<TransactionId>& xmins, TransactionId
 ProcArray::ProcArray(const Scenario& scenario, const WaitEvents& events, Clog& clog)
     : scenario_(scenario), ev_(events), clog_(clog),
       ProcArrayLock_("ProcArrayLock", events.ProcArray, scenario.policies.lwlock),
-      XidGenLock_("XidGenLock", events.XidGen, scenario.policies.lwlock)
+      XidGenLock_("XidGenLock", events.XidGen, scenario.policies.lwlock),
+      nextXid_(static_cast<TransactionId>(FirstNormalTransactionId + prior_xids(scenario.pgbench)))
 {
 }
 

@@ -2,6 +2,7 @@
 #include "models/relation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,16 @@ namespace pg {
 
 namespace {
 constexpr double kUsable = BLCKSZ - SizeOfPageHeaderData;
+
+// splitmix64's finaliser: a row's history depends on its id and the seed alone, not on the order
+// in which the run first touches rows.
+std::uint64_t mix(std::uint64_t x)
+{
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
 } // namespace
 
 Relation::Relation(std::string name, std::uint64_t nrows, int tuple_bytes, int fillfactor, bool logged,
@@ -113,12 +124,39 @@ HeapRow& Relation::row(std::uint32_t id)
     if (HeapRow* known = sparse_rows_.find(id)) return *known;
     r = &sparse_rows_.add(id);
   }
-  // First use: the row as pgbench -i left it, one frozen version on its home page.
-  TupleVersion v;
-  v.block = home_block(id);
+  const TupleVersion v = loaded_version(id);
   r->versions.push_back(v);
   page(v.block).rows.push_back(id);
   return *r;
+}
+
+void Relation::set_history(TransactionId end, std::uint64_t transactions, double updates_per_transaction,
+                           std::uint64_t seed)
+{
+  if (transactions == 0 || updates_per_transaction <= 0 || nrows_ == 0) return;
+  history_.end           = end;
+  history_.transactions  = transactions;
+  history_.log_untouched = updates_per_transaction * std::log1p(-1.0 / static_cast<double>(nrows_));
+  history_.seed          = seed;
+}
+
+// A row at its first use: as pgbench -i left it (one frozen version on its home page), or as the
+// last of the earlier transactions to update it left it. Those were pruned away as HOT chains on
+// the row's page, so one version remains there; its xmin is the updater's, unhinted, and its xmax
+// invalid (heap_update's new tuple). The updater's age k, in transactions before `end`, has
+// P(K > k) = q^k for q the chance that one transaction leaves the row alone; one uniform draw
+// u gives k = ceil(log(1 - u) / log q), and a row no earlier transaction touched when k > n.
+TupleVersion Relation::loaded_version(std::uint32_t id) const
+{
+  TupleVersion v;
+  v.block = home_block(id);
+  if (history_.transactions == 0) return v;
+  const double u = static_cast<double>(mix(history_.seed ^ mix(id)) >> 11) * 0x1.0p-53;
+  const double k = std::ceil(std::log1p(-u) / history_.log_untouched);
+  if (!(k <= static_cast<double>(history_.transactions))) return v;
+  v.xmin     = history_.end - static_cast<TransactionId>(std::max(1.0, k));
+  v.infomask = HEAP_XMAX_INVALID;
+  return v;
 }
 
 std::uint32_t Relation::target_block(double len, bool* extended)

@@ -91,6 +91,10 @@ public:
            sim::WaitEventId content_event, sim::WaitEventId extend_event, const sim::LWLockParams& lock_params);
   /// Earlier runs pruned every page: each has room for `versions` more tuple versions.
   void set_spare_versions(int versions) { spare_versions_ = versions; }
+  /// `transactions` earlier transactions, with the xids just before `end`, each updated
+  /// `updates_per_transaction` rows of this table picked at random (as pgbench picks them): a row's
+  /// first use finds the version its last updater left, its xmin not yet hinted.
+  void set_history(TransactionId end, std::uint64_t transactions, double updates_per_transaction, std::uint64_t seed);
 
   const std::string& name() const { return name_; }
   /// The relfilenode shared_buffers knows this relation's pages by (0 until registered); its
@@ -133,6 +137,7 @@ public:
 
 private:
   std::uint32_t home_block(std::uint32_t id) const;
+  TupleVersion loaded_version(std::uint32_t id) const;
   std::uint64_t rows_on(std::uint32_t block) const; // at the start, before any update
   double initial_free(std::uint32_t block) const;
 
@@ -147,6 +152,12 @@ private:
   std::uint32_t insert_target_;
   std::uint32_t relnode_ = 0;
   int spare_versions_    = 0;
+  struct History {
+    TransactionId end          = InvalidTransactionId;
+    std::uint64_t transactions = 0;
+    double log_untouched       = 0; // log of the chance that one transaction leaves a given row alone
+    std::uint64_t seed         = 0;
+  } history_;
   sim::WaitEventId content_event_;
   sim::LWLockParams lock_params_;
   // Rows of small tables are found by index; a large table's rows, few of them ever touched in a

@@ -375,10 +375,12 @@ PgbenchSpec read_pgbench(Object o, RunSpec& run)
   p.unlogged_tables = o.boolean("unlogged_tables", false);
   p.reused_tables   = o.choice("tables", "initialized", {"initialized", "reused"}) == "reused";
   read_heap_pages(o.object("heap_pages"), p);
-  p.insert_rows     = static_cast<int>(o.integer("insert_rows", 1, 1, 100000));
-  p.insert_row_size = o.size("insert_row_size", "100B", 1, 1 * GB);
-  run.duration      = o.duration("time", "10s", 1e-3, 1e6);
-  run.progress      = o.duration("progress", "0", 0, 1e6);
+  // Below 2^31 with room for the window's own transactions: no wraparound, no freezing.
+  p.prior_transactions = static_cast<std::uint64_t>(o.integer("prior_transactions", 0, 0, 1000000000));
+  p.insert_rows        = static_cast<int>(o.integer("insert_rows", 1, 1, 100000));
+  p.insert_row_size    = o.size("insert_row_size", "100B", 1, 1 * GB);
+  run.duration         = o.duration("time", "10s", 1e-3, 1e6);
+  run.progress         = o.duration("progress", "0", 0, 1e6);
   // pgbench.c: "Don't need more threads than there are clients" (nthreads = nclients), so a
   // sweep over clients can keep one -j.
   p.jobs = std::min(p.jobs, p.clients);

@@ -183,8 +183,12 @@ struct PgbenchSpec {
   /// there by earlier runs' non-HOT updates (pgbench.heap_pages); by default as many as pgbench -i fills.
   std::uint32_t branches_pages = 0;
   std::uint32_t tellers_pages  = 0;
-  int insert_rows              = 1;   // insert-only script: rows per transaction
-  double insert_row_size       = 100; // insert-only script: bytes of user data per row
+  /// Transactions of this script that ran on the database since pgbench -i (with no VACUUM since)
+  /// before the simulated window: the xids they used precede the window's, and each row they
+  /// updated carries, unhinted, the xid of its last updater (pgbench.prior_transactions).
+  std::uint64_t prior_transactions = 0;
+  int insert_rows                  = 1;   // insert-only script: rows per transaction
+  double insert_row_size           = 100; // insert-only script: bytes of user data per row
 };
 
 /// A client sampling pg_stat_activity while the benchmark runs (psql's \watch), as the

@@ -16,7 +16,7 @@ constexpr std::uint64_t kBgWriterStream     = 0x42475752;
 Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::WaitEventNames& names)
     : scenario(s), events(names), xlog(s, events, wal_device), clog(s, events, xlog), procarray(s, events, clog),
       locks(s, events), heapam(s, events, xlog, clog, procarray, locks), xact(s, xlog, clog, procarray, locks),
-      tables(s.pgbench, events, s.policies.lwlock),
+      tables(s.pgbench, s.run.seed, events, s.policies.lwlock),
       shared_buffers(s, events, xlog), context{s, events, procarray, heapam, xact, tables},
       walwriter_backend("walwriter", s.pgbench.clients, cpu, sim::Rng(s.run.seed, kWalWriterStream)),
       walwriter(walwriter_backend, xlog, s, events),

@@ -521,6 +521,27 @@ TEST_CASE("CLI: walsim run prints a pgbench-style summary and writes its JSON at
   CHECK(dir.entries() == std::set<std::string>{"tiny.json", "result.json"});
 }
 
+TEST_CASE("CLI: transactions before the window leave rows whose first reader reads their CLOG page in", "[cli]")
+{
+  TempDir dir;
+  auto scenario                            = tiny_scenario();
+  scenario["pgbench"]["scale"]             = 10;
+  scenario["settings"]["NUM_CLOG_BUFFERS"] = 4;
+  const std::string path                   = write_scenario(dir, "aged.json", scenario);
+  const auto blks_read                     = [&](const std::string& prior) {
+    const std::string out = dir / ("aged-" + prior + ".json");
+    const Outcome o       = walsim({"run", path, "--set", "pgbench.prior_transactions=" + prior, "--json", out}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    return nlohmann::json::parse(read_file(out))["pg_stat_slru_xact"]["blks_read"].get<std::uint64_t>();
+  };
+  CHECK(blks_read("0") == 0);
+  CHECK(blks_read("2000000") > 0); // 61 pages of them, 4 buffers
+  scenario["pgbench"]["prior_transactions"] = 2000000000;
+  const std::string bad                     = write_scenario(dir, "too-old.json", scenario);
+  check_rejected(dir, {bad}, bad + ": /pgbench/prior_transactions: expected an integer between 0 and");
+}
+
 TEST_CASE("CLI: the summary prints each insertion lock's LWLOCK_STATS line under their sum", "[cli]")
 {
   TempDir dir;

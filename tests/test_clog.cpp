@@ -65,20 +65,20 @@ TEST_CASE("CLOG: with NUM_CLOG_BUFFERS pages resident, a lookup of an evicted pa
     rig.clog.TransactionIdGetStatus(me, 100, &lsn); // page 0: not resident
     CHECK(rig.clog.stats().blks_read == 1);
     CHECK(rig.shacq() == 1);                        // SimpleLruReadPage_ReadOnly tried shared first
-    CHECK(rig.exacq() == ex0 + 1);                  // then took it exclusively to read the page in
+    CHECK(rig.exacq() == ex0 + 2);                  // then exclusively, and again after the read
     rig.clog.TransactionIdGetStatus(me, 101, &lsn); // now resident: shared only
     CHECK(rig.clog.stats().blks_read == 1);
     CHECK(rig.shacq() == 2);
-    CHECK(rig.exacq() == ex0 + 1);
+    CHECK(rig.exacq() == ex0 + 2);
     rig.clog.TransactionIdGetStatus(me, 32768 + 5, &lsn); // page 1 was the LRU one: evicted by page 0
     CHECK(rig.clog.stats().blks_read == 2);
   });
 }
 
-TEST_CASE("CLOG: a fault costs the reader a read of pg_xact while it holds CLogControlLock", "[clog]")
+TEST_CASE("CLOG: a fault costs the reader a read of pg_xact", "[clog]")
 {
-  auto s               = test::txn_scenario(pg::HintBitRule::Flushed, 1);
-  s.hardware.os.pwrite = 20 * us; // the SLRU read: a system call into the page cache
+  auto s              = test::txn_scenario(pg::HintBitRule::Flushed, 1);
+  s.hardware.os.pread = 20 * us; // the SLRU read: a system call into the page cache
   TxnRig rig(s);
   double resident = -1, faulted = -1;
   rig.run([&](Backend& me) {
@@ -97,6 +97,49 @@ TEST_CASE("CLOG: a fault costs the reader a read of pg_xact while it holds CLogC
   });
   CHECK(resident < 1 * us);
   CHECK(faulted >= 20 * us);
+}
+
+TEST_CASE("CLOG: a page is read in without CLogControlLock: lookups of resident pages go on, one of the same page "
+          "waits for the read",
+          "[clog]")
+{
+  auto s                         = test::txn_scenario(pg::HintBitRule::Flushed, 3);
+  s.hardware.os.pread            = 20 * us;
+  s.hardware.os.pwrite           = 0;    // the victim's write-out (page 1, zeroed) is done under the lock
+  s.costs.clog_fetch             = 1000; // 1 us per lookup
+  s.hardware.cpu.idle_wakeup_cpu = 0;
+  TxnRig rig(s);
+  double read_done = -1, other_page = -1, same_page = -1;
+  rig.run({[&](Backend& me) {
+             for (TransactionId first :
+                  {TransactionId{3}, TransactionId{32768}, TransactionId{65536}, TransactionId{98304}})
+               rig.clog.ExtendCLOG(me, first); // four pages through three buffers: page 0 is out
+             me.proc.flush();
+             test::at(me.proc, 10 * us);
+             XLogRecPtr lsn = 0;
+             rig.clog.TransactionIdGetStatus(me, 10, &lsn); // page 0: read in from 10 us for 20 us
+             me.proc.flush();
+             read_done = TxnRig::now();
+           },
+           [&](Backend& me) {
+             test::at(me.proc, 15 * us);
+             XLogRecPtr lsn = 0;
+             rig.clog.TransactionIdGetStatus(me, 65536 + 5, &lsn); // page 2, resident
+             me.proc.flush();
+             other_page = TxnRig::now();
+           },
+           [&](Backend& me) {
+             test::at(me.proc, 16 * us);
+             XLogRecPtr lsn = 0;
+             rig.clog.TransactionIdGetStatus(me, 11, &lsn); // page 0, being read
+             me.proc.flush();
+             same_page = TxnRig::now();
+           }});
+  CHECK(read_done >= 30 * us);
+  CHECK(other_page < 20 * us); // not held up by the read
+  CHECK(same_page >= 30 * us); // waited for it on the buffer's lock
+  CHECK(same_page < 35 * us);
+  CHECK(rig.clog.stats().blks_read == 1);
 }
 
 TEST_CASE("CLOG: an asynchronous commit's LSN is kept per group of transactions, the latest one wins", "[clog]")
@@ -216,4 +259,31 @@ TEST_CASE("CLOG: a lookup pays for the lines that other cores' commits wrote; th
   CHECK(async_line - same_line == Approx(1 * us).margin(0.1 * us)); // and the group LSN's
   // After another page was used, SlruRecentlyUsed wrote the SLRU header and page_lru_count.
   CHECK(lru_moved - same_line == Approx(2 * us).margin(0.1 * us));
+}
+
+TEST_CASE("CLOG: transactions before the window are committed, and only the latest of their pages are resident",
+          "[clog]")
+{
+  // 200,000 earlier transactions fill pages 0-6; four buffers hold pages 3-6.
+  auto s                        = test::txn_scenario(pg::HintBitRule::Flushed, 4);
+  s.pgbench.prior_transactions  = 200000;
+  const TransactionId first_new = pg::FirstNormalTransactionId + 200000;
+  TxnRig rig(s);
+  rig.run([&](Backend& me) {
+    CHECK(rig.procarray.next_xid() == first_new);
+    CHECK(rig.clog.peek(first_new - 1) == XidStatus::Committed);
+    CHECK(rig.clog.peek(pg::FirstNormalTransactionId) == XidStatus::Committed);
+    CHECK(rig.clog.peek(first_new) == XidStatus::InProgress);
+    XLogRecPtr lsn = 1;
+    // A recent one is on a resident page; its group LSN was flushed long ago.
+    CHECK(rig.clog.TransactionIdGetStatus(me, first_new - 10, &lsn) == XidStatus::Committed);
+    CHECK(lsn == pg::InvalidXLogRecPtr);
+    CHECK(rig.clog.stats().blks_read == 0);
+    // An old one is read in, exclusively; the window's own page stays (it is the latest page).
+    CHECK(rig.clog.TransactionIdGetStatus(me, 1000, &lsn) == XidStatus::Committed);
+    CHECK(rig.clog.stats().blks_read == 1);
+    rig.clog.TransactionIdSetTreeStatus(me, first_new, XidStatus::Committed, 0);
+    CHECK(rig.clog.stats().blks_read == 1);
+    CHECK(rig.clog.peek(first_new) == XidStatus::Committed);
+  });
 }

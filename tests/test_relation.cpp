@@ -59,3 +59,51 @@ TEST_CASE("Relation: spread_over refuses fewer pages than loaded, more pages tha
   rel.row(1);
   CHECK_THROWS_AS(rel.spread_over(10), std::logic_error);
 }
+
+TEST_CASE("Relation: earlier transactions leave the rows they updated with their xid as xmin, unhinted", "[relation]")
+{
+  // 1,000 rows after 1,500 transactions of one update each: a row escapes all of them with
+  // probability (1 - 1/1000)^1500, about 22%.
+  constexpr std::uint32_t rows = 1000;
+  const pg::TransactionId end  = 100000;
+  auto history                 = [&](std::uint64_t seed) {
+    pg::Relation rel = tellers(rows);
+    rel.set_history(end, 1500, 1.0, seed);
+    std::vector<pg::TupleVersion> first;
+    for (std::uint32_t id = 1; id <= rows; id++) first.push_back(rel.row(id).versions.front());
+    return first;
+  };
+  const auto a  = history(1);
+  int untouched = 0, recent = 0;
+  for (const pg::TupleVersion& v : a) {
+    if (v.xmin == pg::FrozenTransactionId) {
+      untouched++;
+      CHECK(v.infomask == (pg::HEAP_XMIN_FROZEN | pg::HEAP_XMAX_INVALID));
+      continue;
+    }
+    CHECK(v.xmin >= end - 1500);
+    CHECK(v.xmin < end);
+    CHECK(v.infomask == pg::HEAP_XMAX_INVALID); // xmin not hinted
+    CHECK(v.xmax == pg::InvalidTransactionId);
+    if (v.xmin >= end - 500) recent++;
+  }
+  CHECK(untouched > 170);
+  CHECK(untouched < 270);
+  // The last update is more likely recent: P(within 500) = (1 - 0.999^500) of all rows, about 39%.
+  CHECK(recent > 340);
+  CHECK(recent < 450);
+
+  // The same seed gives the same rows, in whatever order they are first touched; another does not.
+  pg::Relation backwards = tellers(rows);
+  backwards.set_history(end, 1500, 1.0, 1);
+  for (std::uint32_t id = rows; id >= 1; id--) CHECK(backwards.row(id).versions.front().xmin == a[id - 1].xmin);
+  const auto b = history(2);
+  int same     = 0;
+  for (std::uint32_t i = 0; i < rows; i++) same += a[i].xmin == b[i].xmin ? 1 : 0;
+  CHECK(same < 300);
+
+  // No earlier transactions, or none that update this table: as pgbench -i left it.
+  pg::Relation fresh = tellers(rows);
+  fresh.set_history(end, 1500, 0.0, 1);
+  CHECK(fresh.row(5).versions.front().xmin == pg::FrozenTransactionId);
+}
