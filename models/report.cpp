@@ -146,6 +146,7 @@ void print_summary(std::ostream& out, const RunResult& r)
   out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
       << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
       << w.wait_for_insertions_calls << " calls)\n";
+  if (r.wal_device_stalls > 0) out << "WAL device: " << r.wal_device_stalls << " stall episodes held up commands\n";
   print_walwriter(out, r, w.walwriter_wakeups);
   print_clog(out, r);
   print_buffers(out, r);
@@ -194,6 +195,7 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
   j["wal_wait_for_insert_to_finish_calls"]   = w.wait_for_insertions_calls;
   j["walwriter"]                             = {{"cycles", r.walwriter_cycles}, {"latch_wakeups", w.walwriter_wakeups}};
   j["checkpoints"]                           = r.checkpoints;
+  j["wal_device"]                            = {{"stalls", r.wal_device_stalls}};
   auto lock_json                             = [](const LockLine& l) {
     return ordered_json{{"name", l.name},
                         {"shacq", l.stats.shacq},

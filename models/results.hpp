@@ -55,6 +55,7 @@ struct RunResult {
   SharedBufferStats buffers;
   std::vector<std::pair<std::string, RelationStats>> relations;
   std::uint64_t commits = 0, walwriter_cycles = 0, checkpoints = 0;
+  std::uint64_t wal_device_stalls       = 0; // stall episodes of the WAL device that held up a command
   double cpu_busy_cores                 = 0;
   double cpu_us_per_txn                 = 0;
   double cpu_switches_per_txn           = 0; // context switches, as /proc/stat's ctxt counts them

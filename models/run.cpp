@@ -167,7 +167,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
   sim::Simulation simulation(options.simgrid_args);
   sim::WaitEventNames names;
   sim::Cpu cpu(s.hardware.cpu);
-  sim::Nvme wal_device(s.hardware.wal_device);
+  sim::Nvme wal_device(s.hardware.wal_device, s.run.seed, "wal_device");
   Server server(s, cpu, wal_device, names);
   Pgbench bench(s, cpu, server);
 
@@ -202,7 +202,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
   r.clients       = s.pgbench.clients;
   r.jobs          = s.pgbench.jobs;
 
-  double window_start = 0;
+  double window_start           = 0;
+  std::uint64_t stalls_at_start = 0;
   sim::Window w;
   w.warmup   = s.run.warmup;
   w.duration = s.run.duration;
@@ -210,7 +211,8 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
   simulation.run(
       w,
       [&]() {
-        window_start = sim::Simulation::now();
+        window_start    = sim::Simulation::now();
+        stalls_at_start = wal_device.stats().stalls;
         server.reset_stats();
         bench.stats.reset();
         cpu.reset_stats(window_start);
@@ -230,6 +232,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options)
       [&]() {
         if (s.run.check_invariants) server.xlog.check_invariants();
         collect(s, server, bench, cpu, names, window_start, r);
+        r.wal_device_stalls = wal_device.stats().stalls - stalls_at_start;
         if (sampler) r.activity = sampler->results(names);
       });
   r.wall_seconds     = simulation.wall_seconds();

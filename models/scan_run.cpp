@@ -81,8 +81,8 @@ double absorber_delay(const Scenario& s)
 /// Everything one run simulates, in construction order.
 struct Machine {
   Machine(const Scenario& s, const std::vector<std::string>& args)
-      : scenario(s), simulation(args), events(names), cpu(s.hardware.cpu), wal_device(s.hardware.wal_device),
-        data_device(s.hardware.data_device), xlog(s, events, wal_device), clog(s, events, xlog),
+      : scenario(s), simulation(args), events(names), cpu(s.hardware.cpu), wal_device(s.hardware.wal_device, s.run.seed, "wal_device"),
+        data_device(s.hardware.data_device, s.run.seed, "data_device"), xlog(s, events, wal_device), clog(s, events, xlog),
         pool(NBuffersOf(s.settings)),
         os(os_cache_params(s),
            OsCacheEvents{events.IoDataFileRead, events.IoDataFileWrite, names.intern("IO:DataFileSync")}, data_device),

@@ -83,6 +83,12 @@ sim::NvmeParams read_device(Object o)
   d.write_latency = o.duration("write_latency", std::nullopt, 0, 1);
   d.flush_latency = o.duration("flush_latency", std::nullopt, 0, 1);
   d.bandwidth     = o.bandwidth("bandwidth", std::nullopt, 1e6, 1e12);
+  d.latency_sigma = o.number("latency_sigma", 0.0, 0, 3);
+  if (o.has("stalls")) {
+    Object stalls    = o.object("stalls");
+    d.stall_every    = stalls.duration("every", std::nullopt, 1e-3, 86400);
+    d.stall_duration = stalls.duration("duration", std::nullopt, 0, 10);
+  }
   return d;
 }
 

@@ -77,6 +77,14 @@ double Rng::exponential(double mean)
   return -mean * std::log1p(-u);
 }
 
+double Rng::standard_normal()
+{
+  constexpr double kTwoPi = 6.283185307179586;
+  // 1 - uniform() lies in (0, 1], so the logarithm is finite.
+  const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform()));
+  return radius * std::cos(kTwoPi * uniform());
+}
+
 bool Rng::bernoulli(double p)
 {
   return uniform() < p;

@@ -24,6 +24,9 @@ public:
   double uniform();                                              // [0, 1), 53 random bits
   std::uint64_t uniform_int(std::uint64_t lo, std::uint64_t hi); // inclusive, unbiased
   double exponential(double mean);
+  /// A standard normal draw (Box-Muller on two uniforms; the second variate is not kept, so a
+  /// draw always takes two words and the stream stays a function of the number of draws).
+  double standard_normal();
   bool bernoulli(double p);
 
 private:

@@ -1127,3 +1127,46 @@ TEST_CASE("CLI: fault_around must be whole pages", "[cli]")
   const std::string path                     = write_scenario(dir, "tiny.json", scenario);
   check_rejected(dir, {path}, path + ": /hardware/os/fault_around: expected a multiple of 4kB");
 }
+
+TEST_CASE("CLI: a WAL device's latency spread and stalls slow its flushes, the same for the same seed", "[cli]")
+{
+  TempDir dir;
+  auto scenario                                       = tiny_scenario();
+  scenario["settings"]["synchronous_commit"]          = "on";
+  const std::string plain                             = write_scenario(dir, "plain.json", scenario);
+  scenario["hardware"]["wal_device"]["stalls"]        = {{"every", "20ms"}, {"duration", "2ms"}};
+  scenario["hardware"]["wal_device"]["latency_sigma"] = 0.4;
+  const std::string stalled                           = write_scenario(dir, "stalled.json", scenario);
+  const auto run = [&](const std::string& path, const std::string& out, const std::string& seed) {
+    const Outcome o = walsim({"run", path, "--seed", seed, "--reproducible", "--json", dir / out}, dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    return std::make_pair(o.out, nlohmann::json::parse(read_file(dir / out)));
+  };
+  const auto [plain_out, plain_json] = run(plain, "plain.json.out", "1");
+  const auto [out, json]             = run(stalled, "a.json", "1");
+  CHECK(plain_json["wal_device"]["stalls"] == 0);
+  CHECK_FALSE(contains(plain_out, "stall episodes"));
+  // 0.2 s with an episode every 22 ms on average, each holding up the flushes behind it.
+  CHECK(json["wal_device"]["stalls"].get<int>() >= 3);
+  check_mentions(out, {"WAL device: ", " stall episodes held up commands"});
+  const double per_sync = [](const nlohmann::json& j) {
+    return j["pg_stat_wal"]["wal_sync_time_ms"].get<double>() / j["pg_stat_wal"]["wal_sync"].get<double>();
+  }(json);
+  const double plain_per_sync =
+      plain_json["pg_stat_wal"]["wal_sync_time_ms"].get<double>() / plain_json["pg_stat_wal"]["wal_sync"].get<double>();
+  CHECK(per_sync > 1.2 * plain_per_sync);
+  CHECK(read_file(dir / "a.json") == read_file(dir / "a.json")); // written once, atomically
+  const auto again = run(stalled, "b.json", "1");
+  CHECK(again.first == out);
+  CHECK(read_file(dir / "a.json") == read_file(dir / "b.json"));
+  CHECK(run(stalled, "c.json", "2").second["pg_stat_wal"] != json["pg_stat_wal"]);
+
+  scenario["hardware"]["wal_device"]["stalls"] = {{"every", "20ms"}};
+  const std::string bad                        = write_scenario(dir, "no-duration.json", scenario);
+  check_rejected(dir, {bad}, bad + ": /hardware/wal_device/stalls/duration: ");
+  scenario["hardware"]["wal_device"]["stalls"]        = {{"every", "20ms"}, {"duration", "2ms"}};
+  scenario["hardware"]["wal_device"]["latency_sigma"] = -1;
+  const std::string negative                          = write_scenario(dir, "negative.json", scenario);
+  check_rejected(dir, {negative}, negative + ": /hardware/wal_device/latency_sigma: expected a number between 0 and 3");
+}

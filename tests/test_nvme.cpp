@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace {
 
@@ -82,6 +83,10 @@ TEST_CASE("Nvme rejects impossible parameters", "[nvme]")
   CHECK_THROWS_AS(sim::Nvme(with([&](auto& p) { p.flush_latency = nan; })), std::invalid_argument);
   CHECK_THROWS_AS(sim::Nvme(with([](auto& p) { p.bandwidth = 0; })), std::invalid_argument);
   CHECK_THROWS_AS(sim::Nvme(with([&](auto& p) { p.bandwidth = nan; })), std::invalid_argument);
+  CHECK_THROWS_AS(sim::Nvme(with([](auto& p) { p.latency_sigma = -0.1; })), std::invalid_argument);
+  CHECK_THROWS_AS(sim::Nvme(with([&](auto& p) { p.latency_sigma = nan; })), std::invalid_argument);
+  CHECK_THROWS_AS(sim::Nvme(with([](auto& p) { p.stall_every = -1; })), std::invalid_argument);
+  CHECK_THROWS_AS(sim::Nvme(with([&](auto& p) { p.stall_duration = nan; })), std::invalid_argument);
   CHECK_NOTHROW(sim::Nvme(with([](auto& p) {
     p.queue_depth   = 1;
     p.flush_latency = 0;
@@ -227,4 +232,94 @@ TEST_CASE("Nvme with four slots behaves as M/D/4", "[nvme][queueing]")
     CHECK(r.mean_response < split);
     CHECK(r.utilisation == Approx(rho).epsilon(0.02));
   }
+}
+
+namespace {
+
+// Flushes far enough apart that none waits for another: each one's time is its own latency.
+std::vector<double> isolated_flushes(const sim::NvmeParams& params, std::uint64_t seed, int n)
+{
+  sim::Nvme device(params, seed, "wal_device");
+  std::vector<double> times;
+  for (int i = 0; i < n; ++i) {
+    const double now = i * 10e-3;
+    times.push_back(device.flush(now) - now);
+  }
+  return times;
+}
+
+} // namespace
+
+TEST_CASE("Nvme latency spread is log-normal around the configured mean", "[nvme]")
+{
+  sim::NvmeParams params;
+  params.flush_latency = 100 * kUs;
+  params.latency_sigma = 0.3;
+  const auto times     = isolated_flushes(params, 7, 40000);
+
+  double sum = 0, sum_log = 0, sum_log2 = 0;
+  for (double t : times) {
+    sum += t;
+    sum_log += std::log(t);
+    sum_log2 += std::log(t) * std::log(t);
+  }
+  const double n        = static_cast<double>(times.size());
+  const double mean_log = sum_log / n;
+  // The mean is the configured latency, so a scenario fitted on a mean keeps it.
+  CHECK(sum / n == Approx(100 * kUs).epsilon(0.01));
+  CHECK(std::sqrt(sum_log2 / n - mean_log * mean_log) == Approx(0.3).epsilon(0.02));
+  CHECK(std::exp(mean_log) == Approx(100 * kUs * std::exp(-0.045)).epsilon(0.01)); // the median
+}
+
+TEST_CASE("Nvme without spread or stalls takes exactly the configured latency", "[nvme]")
+{
+  sim::NvmeParams params;
+  params.flush_latency = 100 * kUs;
+  sim::Nvme device(params, 7, "wal_device");
+  for (int i = 0; i < 100; ++i) CHECK(device.flush(i * 1e-3) == i * 1e-3 + 100 * kUs);
+}
+
+TEST_CASE("Nvme stall episodes hold up the commands they overlap", "[nvme]")
+{
+  sim::NvmeParams params;
+  params.queue_depth    = 1;
+  params.write_latency  = 10 * kUs;
+  params.stall_every    = 10e-3;
+  params.stall_duration = 1e-3;
+  sim::Nvme device(params, 3, "wal_device");
+
+  // Back to back on one slot: the device is frozen 1 part in 11 of the time on average, so the
+  // same work takes 11/10 as long, and every episode (one per 11 ms) holds a command up.
+  const int n = 200000; // 2 s of device time, about 200 episodes
+  double last = 0;
+  for (int i = 0; i < n; ++i) last = device.write(0, 0);
+  CHECK(last == Approx(n * 10 * kUs * 1.1).epsilon(0.03));
+  CHECK(static_cast<double>(device.stats().stalls) == Approx(last / 11e-3).epsilon(0.15));
+
+  // A command's time is its latency plus whatever part of an episode falls inside it.
+  bool saw_stalled = false, saw_clear = false;
+  sim::Nvme again(params, 3, "wal_device");
+  for (int i = 0; i < 5000; ++i) {
+    const double now  = i * 100 * kUs;
+    const double took = again.write(now, 0) - now;
+    CHECK(took >= 10 * kUs - 1e-12);
+    (took > 10 * kUs + 1e-12 ? saw_stalled : saw_clear) = true;
+  }
+  CHECK(saw_stalled);
+  CHECK(saw_clear);
+}
+
+TEST_CASE("Nvme spread and stalls are the same for the same seed and device", "[nvme]")
+{
+  sim::NvmeParams params;
+  params.flush_latency  = 100 * kUs;
+  params.latency_sigma  = 0.5;
+  params.stall_every    = 5e-3;
+  params.stall_duration = 2e-3;
+  CHECK(isolated_flushes(params, 11, 500) == isolated_flushes(params, 11, 500));
+  CHECK(isolated_flushes(params, 11, 500) != isolated_flushes(params, 12, 500));
+  sim::Nvme wal(params, 11, "wal_device"), data(params, 11, "data_device");
+  bool differ = false;
+  for (int i = 0; i < 100; ++i) differ = differ || wal.flush(i * 1e-3) != data.flush(i * 1e-3);
+  CHECK(differ);
 }

@@ -174,6 +174,26 @@ TEST_CASE("exponential has the requested mean and variance", "[rng]")
   CHECK(rng.exponential(0.0) == 0.0);
 }
 
+TEST_CASE("standard_normal has mean 0, variance 1 and normal quantiles", "[rng]")
+{
+  sim::Rng rng(9, "normal");
+  const int n = 1000000;
+  double sum = 0, sum_sq = 0;
+  int below_minus_1 = 0, below_1645 = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.standard_normal();
+    REQUIRE(std::isfinite(x));
+    sum += x;
+    sum_sq += x * x;
+    below_minus_1 += x < -1 ? 1 : 0;
+    below_1645 += x < 1.645 ? 1 : 0;
+  }
+  CHECK(std::abs(sum / n) < 0.005); // standard error 0.001
+  CHECK(sum_sq / n == Approx(1.0).epsilon(0.005));
+  CHECK(below_minus_1 / static_cast<double>(n) == Approx(0.158655).epsilon(0.01));
+  CHECK(below_1645 / static_cast<double>(n) == Approx(0.95002).epsilon(0.002));
+}
+
 TEST_CASE("bernoulli(p) succeeds with probability p", "[rng]")
 {
   sim::Rng rng(7, "bernoulli");
