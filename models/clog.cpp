@@ -53,7 +53,7 @@ Clog::Clog(const Scenario& scenario, const WaitEvents& events, Xlog& xlog)
   page_number_.assign(n, -1);
   lru_count_.assign(n, 0);
   dirty_.assign(n, false);
-  reading_.assign(n, false);
+  io_.assign(n, PageIo::None);
   for (std::size_t i = 0; i < n; i++)
     buffer_locks_.push_back(std::make_unique<sim::LWLock>("XactBuffer", events.XactBuffer, scenario.policies.lwlock));
   lru_lines_   = std::vector<sim::CacheLine>(lines_for(n, kLruPerLine));
@@ -143,18 +143,33 @@ void Clog::SlruRecentlyUsed(Backend& me, int slot)
 }
 
 // SlruSelectLRUPage: an empty slot, else the one used longest ago (the older page on a tie),
-// never the latest page while there is another, written out if dirty.
-int Clog::SlruSelectLRUPage(Backend& me)
+// never the latest page while there is another. A dirty victim is written out first, and the
+// choice made again, since others may have used the buffers meanwhile. Returns pageno's own slot
+// if it arrived during such a write.
+int Clog::SlruSelectLRUPage(Backend& me, int pageno)
 {
-  // The oldest page not being read in, if there is one; else the oldest page being read in, which
-  // the caller waits for.
+  for (;;) {
+    const int victim = SlruChooseVictim();
+    const auto v     = static_cast<std::size_t>(victim);
+    if (page_number_[v] < 0 || !dirty_[v] || io_[v] != PageIo::None) return victim;
+    SlruInternalWritePage(me, victim);
+    // CLogControlLock was released for the write: someone may have brought the page in meanwhile.
+    const int found = find_slot(me, pageno);
+    if (found >= 0) return found;
+  }
+}
+
+// The oldest page with no I/O in progress, if there is one; else the oldest page under I/O, which
+// the caller waits for.
+int Clog::SlruChooseVictim() const
+{
   std::size_t victim       = 0;
   std::uint64_t victim_age = 0;
   bool found = false, found_valid = false;
   for (std::size_t s = 0; s < page_number_.size(); s++) {
     if (page_number_[s] < 0) return static_cast<int>(s);
     if (page_number_[s] == latest_page_number_ && page_number_.size() > 1) continue;
-    const bool valid        = !reading_[s];
+    const bool valid        = io_[s] == PageIo::None;
     const std::uint64_t age = cur_lru_count_ - lru_count_[s];
     const bool older        = age > victim_age || (age == victim_age && page_number_[s] < page_number_[victim]);
     if (!found || (valid && !found_valid) || (valid == found_valid && older)) {
@@ -164,48 +179,64 @@ int Clog::SlruSelectLRUPage(Backend& me)
       found_valid = valid;
     }
   }
-  if (dirty_[victim] && !reading_[victim]) {
-    const auto& os = scenario_.hardware.os;
-    me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
-    stats_.blks_written++;
-    dirty_[victim] = false;
-  }
   return static_cast<int>(victim);
+}
+
+// As for a read, CLogControlLock is released for the write; the page stays readable meanwhile,
+// and a commit may set a status on it again, which leaves it dirty.
+void Clog::SlruInternalWritePage(Backend& me, int slot)
+{
+  const auto s = static_cast<std::size_t>(slot);
+  io_[s]       = PageIo::Write;
+  dirty_[s]    = false;
+  dirty_lines_[s / kDirtyPerLine].rmw(me.proc);
+  buffer_locks_[s]->acquire(me.proc, sim::LWLockMode::Exclusive);
+  XactSLRULock_.release(me.proc);
+  const auto& os = scenario_.hardware.os;
+  me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRUWrite);
+  XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
+  io_[s] = PageIo::None;
+  buffer_locks_[s]->release(me.proc);
+  stats_.blks_written++;
 }
 
 // As slru.c does, the read runs without CLogControlLock, under the buffer's own lock, so that
 // lookups of other pages go on meanwhile; whoever wants the page (or its slot) in the meantime
 // waits for that lock.
-int Clog::SimpleLruReadPage(Backend& me, int pageno)
+int Clog::SimpleLruReadPage(Backend& me, int pageno, bool write_ok)
 {
   for (;;) {
     header_line_.read(me.proc);
     int slot = find_slot(me, pageno);
-    if (slot >= 0 && reading_[static_cast<std::size_t>(slot)]) {
-      SimpleLruWaitIO(me, slot);
-      continue;
+    if (slot >= 0) {
+      const PageIo io = io_[static_cast<std::size_t>(slot)];
+      if (io == PageIo::Read || (io == PageIo::Write && !write_ok)) {
+        SimpleLruWaitIO(me, slot);
+        continue;
+      }
     }
     if (slot >= 0) {
       stats_.blks_hit++;
       SlruRecentlyUsed(me, slot);
       return slot;
     }
-    slot         = SlruSelectLRUPage(me);
+    slot         = SlruSelectLRUPage(me, pageno);
     const auto s = static_cast<std::size_t>(slot);
-    if (reading_[s]) {
+    if (page_number_[s] == pageno) continue; // read in by another backend: look again
+    if (io_[s] != PageIo::None) {
       SimpleLruWaitIO(me, slot);
       continue;
     }
     set_slot_page(me, slot, pageno);
-    dirty_[s]   = false;
-    reading_[s] = true;
+    dirty_[s] = false;
+    io_[s]    = PageIo::Read;
     buffer_locks_[s]->acquire(me.proc, sim::LWLockMode::Exclusive);
     XactSLRULock_.release(me.proc);
     // pg_xact lives in the OS page cache: a read is a system call and a copy.
     const auto& os = scenario_.hardware.os;
     me.proc.syscall(os.pread + os.pread_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
     XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
-    reading_[s] = false;
+    io_[s] = PageIo::None;
     buffer_locks_[s]->release(me.proc);
     stats_.blks_read++;
     SlruRecentlyUsed(me, slot);
@@ -229,13 +260,13 @@ XidStatus Clog::TransactionIdGetStatus(Backend& me, TransactionId xid, XLogRecPt
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Shared);
   header_line_.read(me.proc);
   const int slot = find_slot(me, pageno);
-  if (slot >= 0 && !reading_[static_cast<std::size_t>(slot)]) {
+  if (slot >= 0 && io_[static_cast<std::size_t>(slot)] != PageIo::Read) {
     SlruRecentlyUsed(me, slot);
     stats_.blks_hit++;
   } else {
     XactSLRULock_.release(me.proc);
     XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
-    SimpleLruReadPage(me, pageno);
+    SimpleLruReadPage(me, pageno, true);
   }
   me.proc.work(scenario_.costs.clog_fetch);
   // The status byte and the group LSN: lines that each commit of a nearby transaction writes.
@@ -270,7 +301,9 @@ void Clog::TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus 
 
 void Clog::TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn)
 {
-  const auto slot = static_cast<std::size_t>(SimpleLruReadPage(me, page_of(xid)));
+  // An asynchronous commit's status must not reach disk before its commit record, so it waits for
+  // a write in progress; a synchronous one may change the page under the write (clog.c).
+  const auto slot = static_cast<std::size_t>(SimpleLruReadPage(me, page_of(xid), lsn == InvalidXLogRecPtr));
   me.proc.work(scenario_.costs.clog_set);
   // TransactionIdSetStatusBit: the status byte, and an asynchronous commit's group LSN if later.
   status_lines_.of(xid).rmw(me.proc);
@@ -337,14 +370,15 @@ void Clog::ExtendCLOG(Backend& me, TransactionId newestXact)
   if (newestXact % CLOG_XACTS_PER_PAGE != 0 && newestXact != FirstNormalTransactionId) return;
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
   // ZeroCLOGPage: take a buffer for the new page (one no read is filling), and WAL-log the zeroing.
-  int slot = SlruSelectLRUPage(me);
-  while (reading_[static_cast<std::size_t>(slot)]) {
+  const int pageno = page_of(newestXact);
+  int slot         = SlruSelectLRUPage(me, pageno);
+  while (io_[static_cast<std::size_t>(slot)] != PageIo::None) {
     SimpleLruWaitIO(me, slot);
-    slot = SlruSelectLRUPage(me);
+    slot = SlruSelectLRUPage(me, pageno);
   }
-  set_slot_page(me, slot, page_of(newestXact));
+  set_slot_page(me, slot, pageno);
   dirty_[static_cast<std::size_t>(slot)] = true;
-  latest_page_number_                    = page_of(newestXact);
+  latest_page_number_                    = pageno;
   SlruRecentlyUsed(me, slot);
   stats_.blks_zeroed++;
   xlog_.XLogInsert(me, XLogRecordData{32, 0});

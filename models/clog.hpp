@@ -62,14 +62,18 @@ private:
   void TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn);
   bool TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
   /// SimpleLruReadPage with the lock held exclusively: makes pageno resident, and returns its slot.
-  int SimpleLruReadPage(Backend& me, int pageno);
-  /// SimpleLruWaitIO: waits, without CLogControlLock, for the read into slot to finish.
+  /// write_ok: the caller may use the page while it is being written out.
+  int SimpleLruReadPage(Backend& me, int pageno, bool write_ok);
+  /// SimpleLruWaitIO: waits, without CLogControlLock, for the I/O on slot to finish.
   void SimpleLruWaitIO(Backend& me, int slot);
+  /// SlruInternalWritePage: writes a dirty page out under its buffer lock, without CLogControlLock.
+  void SlruInternalWritePage(Backend& me, int slot);
   int find_slot(int pageno) const;
   /// find_slot's loop, as a backend runs it: the slots' lines up to the page's.
   int find_slot(Backend& me, int pageno);
   void set_slot_page(Backend& me, int slot, int pageno);
-  int SlruSelectLRUPage(Backend& me);
+  int SlruSelectLRUPage(Backend& me, int pageno);
+  int SlruChooseVictim() const;
   void SlruRecentlyUsed(Backend& me, int slot);
   void record(TransactionId xid, XidStatus status, XLogRecPtr lsn);
   XLogRecPtr group_lsn(TransactionId xid) const;
@@ -105,8 +109,10 @@ private:
   std::vector<int> page_number_; // -1: empty slot
   std::vector<std::uint64_t> lru_count_;
   std::vector<bool> dirty_;
-  std::vector<bool> reading_; // SLRU_PAGE_READ_IN_PROGRESS
-  // The per-buffer locks a read holds while it runs without CLogControlLock.
+  // A slot's page_status besides empty: SLRU_PAGE_VALID, READ_IN_PROGRESS or WRITE_IN_PROGRESS.
+  enum class PageIo : std::uint8_t { None, Read, Write };
+  std::vector<PageIo> io_;
+  // The per-buffer locks an I/O holds while it runs without CLogControlLock.
   std::vector<std::unique_ptr<sim::LWLock>> buffer_locks_;
   std::uint64_t cur_lru_count_ = 0;
   int latest_page_number_      = -1; // the page of the newest transaction id, never evicted

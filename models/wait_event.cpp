@@ -13,7 +13,8 @@ WaitEvents::WaitEvents(sim::WaitEventNames& n)
       LockTransactionId(n.intern("Lock:transactionid")), LockTuple(n.intern("Lock:tuple")),
       LockExtend(n.intern("Lock:extend")), ClientRead(n.intern("Client:ClientRead")),
       CommitDelay(n.intern("Timeout:CommitDelay")), WalWriterMain(n.intern("Activity:WalWriterMain")),
-      PgbenchSelect(n.intern("pgbench:select")), XactBuffer(n.intern("LWLock:XactBuffer"))
+      PgbenchSelect(n.intern("pgbench:select")), XactBuffer(n.intern("LWLock:XactBuffer")),
+      IoSLRUWrite(n.intern("IO:SLRUWrite"))
 {
 }
 

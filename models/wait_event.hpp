@@ -31,6 +31,7 @@ struct WaitEvents {
   sim::WaitEventId WalWriterMain;        // Activity:WalWriterMain
   sim::WaitEventId PgbenchSelect;        // pgbench threads waiting for results (not a server event)
   sim::WaitEventId XactBuffer;           // LWLock:XactBuffer (a CLOG buffer's lock, held during its I/O)
+  sim::WaitEventId IoSLRUWrite;          // IO:SLRUWrite
 };
 
 } // namespace pg

@@ -64,12 +64,15 @@ TEST_CASE("CLOG: with NUM_CLOG_BUFFERS pages resident, a lookup of an evicted pa
     XLogRecPtr lsn = 0;
     rig.clog.TransactionIdGetStatus(me, 100, &lsn); // page 0: not resident
     CHECK(rig.clog.stats().blks_read == 1);
-    CHECK(rig.shacq() == 1);                        // SimpleLruReadPage_ReadOnly tried shared first
-    CHECK(rig.exacq() == ex0 + 2);                  // then exclusively, and again after the read
+    CHECK(rig.shacq() == 1); // SimpleLruReadPage_ReadOnly tried shared first
+    // Then exclusively; the victim, page 1, was dirty (zeroed): again after its write, whose I/O
+    // ran without the lock, and again after the read.
+    CHECK(rig.clog.stats().blks_written == 2);
+    CHECK(rig.exacq() == ex0 + 3);
     rig.clog.TransactionIdGetStatus(me, 101, &lsn); // now resident: shared only
     CHECK(rig.clog.stats().blks_read == 1);
     CHECK(rig.shacq() == 2);
-    CHECK(rig.exacq() == ex0 + 2);
+    CHECK(rig.exacq() == ex0 + 3);
     rig.clog.TransactionIdGetStatus(me, 32768 + 5, &lsn); // page 1 was the LRU one: evicted by page 0
     CHECK(rig.clog.stats().blks_read == 2);
   });
@@ -105,7 +108,7 @@ TEST_CASE("CLOG: a page is read in without CLogControlLock: lookups of resident 
 {
   auto s                         = test::txn_scenario(pg::HintBitRule::Flushed, 3);
   s.hardware.os.pread            = 20 * us;
-  s.hardware.os.pwrite           = 0;    // the victim's write-out (page 1, zeroed) is done under the lock
+  s.hardware.os.pwrite           = 0;    // the victim's write-out (page 1, zeroed) takes no time
   s.costs.clog_fetch             = 1000; // 1 us per lookup
   s.hardware.cpu.idle_wakeup_cpu = 0;
   TxnRig rig(s);
@@ -140,6 +143,73 @@ TEST_CASE("CLOG: a page is read in without CLogControlLock: lookups of resident 
   CHECK(same_page >= 30 * us); // waited for it on the buffer's lock
   CHECK(same_page < 35 * us);
   CHECK(rig.clog.stats().blks_read == 1);
+}
+
+namespace {
+
+// Three buffers hold pages 0-2, each dirty since ExtendCLOG zeroed it. At 10 us backend 0 zeroes
+// page 3, whose buffer is page 0's: page 0 is written out from 10 us for 20 us. Backend 1 looks up
+// page 2 at 15 us; backend 2 sets a status on page 0 at 16 us, with the given commit LSN.
+struct WriteOut {
+  double lookup_done = -1, set_done = -1, write_done = -1;
+  std::uint64_t blks_read = 0;
+};
+
+WriteOut write_out_with(XLogRecPtr lsn)
+{
+  auto s                         = test::txn_scenario(pg::HintBitRule::Flushed, 3);
+  s.hardware.os.pwrite           = 20 * us;
+  s.costs.clog_fetch             = 1000; // 1 us per lookup
+  s.hardware.cpu.idle_wakeup_cpu = 0;
+  TxnRig rig(s);
+  WriteOut w;
+  rig.run({[&](Backend& me) {
+             for (TransactionId first : {TransactionId{3}, TransactionId{32768}, TransactionId{65536}})
+               rig.clog.ExtendCLOG(me, first);
+             me.proc.flush();
+             test::at(me.proc, 10 * us);
+             rig.clog.ExtendCLOG(me, 98304);
+             me.proc.flush();
+             w.write_done = TxnRig::now();
+           },
+           [&](Backend& me) {
+             test::at(me.proc, 15 * us);
+             XLogRecPtr got = 0;
+             rig.clog.TransactionIdGetStatus(me, 65536 + 5, &got);
+             me.proc.flush();
+             w.lookup_done = TxnRig::now();
+           },
+           [&](Backend& me) {
+             test::at(me.proc, 16 * us);
+             rig.clog.TransactionIdSetTreeStatus(me, 7, XidStatus::Committed, lsn);
+             me.proc.flush();
+             w.set_done = TxnRig::now();
+           }});
+  CHECK(rig.clog.peek(7) == XidStatus::Committed);
+  CHECK(rig.clog.stats().blks_written >= 1);
+  w.blks_read = rig.clog.stats().blks_read;
+  return w;
+}
+
+} // namespace
+
+TEST_CASE("CLOG: a dirty victim is written out without CLogControlLock: lookups go on, and only an asynchronous "
+          "commit's status waits for the write",
+          "[clog]")
+{
+  const WriteOut sync = write_out_with(pg::InvalidXLogRecPtr);
+  CHECK(sync.write_done >= 30 * us);
+  CHECK(sync.lookup_done < 20 * us); // not held up by the write
+  CHECK(sync.set_done < 20 * us);    // a synchronous commit may change the page under the write
+  CHECK(sync.blks_read == 0);
+
+  // An asynchronous commit's status must not reach disk before its commit record: it waits for the
+  // write, by which time the page has made way for page 3, so it reads it back in (after writing
+  // out page 1, dirty too).
+  const WriteOut async = write_out_with(1000);
+  CHECK(async.lookup_done < 20 * us);
+  CHECK(async.set_done >= 50 * us);
+  CHECK(async.blks_read == 1);
 }
 
 TEST_CASE("CLOG: an asynchronous commit's LSN is kept per group of transactions, the latest one wins", "[clog]")
