@@ -146,6 +146,10 @@ void print_summary(std::ostream& out, const RunResult& r)
   out << "WAL insertion lock acquire time = " << fmt("%.1f", r.insert_lock_acquire_seconds * 1e3)
       << " ms, WaitXLogInsertionsToFinish time = " << fmt("%.1f", w.wait_for_insertions_time * 1e3) << " ms ("
       << w.wait_for_insertions_calls << " calls)\n";
+  if (w.wal_sync > 0)
+    out << "WAL sync: fdatasync() took p50 " << fmt("%.1f", w.wal_sync_hist.percentile(50) * 1e6) << " us, p90 "
+        << fmt("%.1f", w.wal_sync_hist.percentile(90) * 1e6) << " us, p99 "
+        << fmt("%.1f", w.wal_sync_hist.percentile(99) * 1e6) << " us\n";
   if (r.wal_device_stalls > 0) out << "WAL device: " << r.wal_device_stalls << " stall episodes held up commands\n";
   print_walwriter(out, r, w.walwriter_wakeups);
   print_clog(out, r);
@@ -190,6 +194,9 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_host)
                        {"wal_sync", w.wal_sync},
                        {"wal_write_time_ms", w.wal_write_time * 1e3},
                        {"wal_sync_time_ms", w.wal_sync_time * 1e3}};
+  j["wal_sync_us"]  = {{"p50", w.wal_sync_hist.percentile(50) * 1e6},
+                       {"p90", w.wal_sync_hist.percentile(90) * 1e6},
+                       {"p99", w.wal_sync_hist.percentile(99) * 1e6}};
   j["wal_insert_lock_acquire_time_ms"]       = r.insert_lock_acquire_seconds * 1e3;
   j["wal_wait_for_insert_to_finish_time_ms"] = w.wait_for_insertions_time * 1e3;
   j["wal_wait_for_insert_to_finish_calls"]   = w.wait_for_insertions_calls;

@@ -14,6 +14,7 @@
 #include "sim/lwlock.hpp"
 #include "sim/nvme.hpp"
 #include "sim/spinlock.hpp"
+#include "sim/stats.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -23,14 +24,15 @@ namespace pg {
 
 /// pg_stat_wal, plus the two timings of the NUM_XLOGINSERT_LOCKS thread.
 struct WalStats {
-  std::uint64_t wal_records               = 0;
-  std::uint64_t wal_fpi                   = 0;
-  double wal_bytes                        = 0;
-  std::uint64_t wal_buffers_full          = 0;
-  std::uint64_t wal_write                 = 0;
-  std::uint64_t wal_sync                  = 0;
-  double wal_write_time                   = 0; // seconds
-  double wal_sync_time                    = 0; // seconds
+  std::uint64_t wal_records      = 0;
+  std::uint64_t wal_fpi          = 0;
+  double wal_bytes               = 0;
+  std::uint64_t wal_buffers_full = 0;
+  std::uint64_t wal_write        = 0;
+  std::uint64_t wal_sync         = 0;
+  double wal_write_time          = 0;          // seconds
+  double wal_sync_time           = 0;          // seconds
+  sim::Histogram wal_sync_hist;                // each fdatasync()'s share of wal_sync_time
   double wait_for_insertions_time         = 0; // seconds inside WaitXLogInsertionsToFinish
   std::uint64_t wait_for_insertions_calls = 0;
   std::uint64_t walwriter_wakeups         = 0; // SetLatch calls that had to signal the WAL writer

@@ -139,6 +139,7 @@ void Xlog::issue_xlog_fsync(Backend& me)
   synced_upto_ = std::max(synced_upto_, written);
   stats_.wal_sync++;
   stats_.wal_sync_time += me.proc.local_time() - start;
+  stats_.wal_sync_hist.add(me.proc.local_time() - start);
 }
 
 bool Xlog::XLogNeedsFlush(Backend& me, XLogRecPtr record)
