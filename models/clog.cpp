@@ -187,17 +187,25 @@ int Clog::SlruChooseVictim() const
 void Clog::SlruInternalWritePage(Backend& me, int slot)
 {
   const auto s = static_cast<std::size_t>(slot);
-  io_[s]       = PageIo::Write;
+  io_[s]       = PageIo::Write; // before page_dirty is cleared, as slru.c orders them
   dirty_[s]    = false;
   dirty_lines_[s / kDirtyPerLine].rmw(me.proc);
+  const auto& os = scenario_.hardware.os;
+  SlruPageIO(me, s, PageIo::Write, os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRUWrite);
+  stats_.blks_written++;
+}
+
+// An I/O on a slot's page (pg_xact lives in the OS page cache: a system call and a copy), run
+// under the buffer's own lock with CLogControlLock released, held again on return.
+void Clog::SlruPageIO(Backend& me, std::size_t s, PageIo io, double seconds, sim::WaitEventId event)
+{
+  io_[s] = io;
   buffer_locks_[s]->acquire(me.proc, sim::LWLockMode::Exclusive);
   XactSLRULock_.release(me.proc);
-  const auto& os = scenario_.hardware.os;
-  me.proc.syscall(os.pwrite + os.pwrite_per_kb * BLCKSZ / 1024.0, ev_.IoSLRUWrite);
+  me.proc.syscall(seconds, event);
   XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
   io_[s] = PageIo::None;
   buffer_locks_[s]->release(me.proc);
-  stats_.blks_written++;
 }
 
 // As slru.c does, the read runs without CLogControlLock, under the buffer's own lock, so that
@@ -228,16 +236,9 @@ int Clog::SimpleLruReadPage(Backend& me, int pageno, bool write_ok)
       continue;
     }
     set_slot_page(me, slot, pageno);
-    dirty_[s] = false;
-    io_[s]    = PageIo::Read;
-    buffer_locks_[s]->acquire(me.proc, sim::LWLockMode::Exclusive);
-    XactSLRULock_.release(me.proc);
-    // pg_xact lives in the OS page cache: a read is a system call and a copy.
+    dirty_[s]      = false;
     const auto& os = scenario_.hardware.os;
-    me.proc.syscall(os.pread + os.pread_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
-    XactSLRULock_.acquire(me.proc, sim::LWLockMode::Exclusive);
-    io_[s] = PageIo::None;
-    buffer_locks_[s]->release(me.proc);
+    SlruPageIO(me, s, PageIo::Read, os.pread + os.pread_per_kb * BLCKSZ / 1024.0, ev_.IoSLRURead);
     stats_.blks_read++;
     SlruRecentlyUsed(me, slot);
     return slot;

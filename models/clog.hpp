@@ -58,6 +58,9 @@ public:
   SlruStats& stats() { return stats_; }
 
 private:
+  // A slot's page_status besides empty: SLRU_PAGE_VALID, READ_IN_PROGRESS or WRITE_IN_PROGRESS.
+  enum class PageIo : std::uint8_t { None, Read, Write };
+
   void TransactionIdSetPageStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
   void TransactionIdSetPageStatusInternal(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn);
   bool TransactionGroupUpdateXidStatus(Backend& me, TransactionId xid, XidStatus status, XLogRecPtr lsn, int pageno);
@@ -68,6 +71,7 @@ private:
   void SimpleLruWaitIO(Backend& me, int slot);
   /// SlruInternalWritePage: writes a dirty page out under its buffer lock, without CLogControlLock.
   void SlruInternalWritePage(Backend& me, int slot);
+  void SlruPageIO(Backend& me, std::size_t slot, PageIo io, double seconds, sim::WaitEventId event);
   int find_slot(int pageno) const;
   /// find_slot's loop, as a backend runs it: the slots' lines up to the page's.
   int find_slot(Backend& me, int pageno);
@@ -109,8 +113,6 @@ private:
   std::vector<int> page_number_; // -1: empty slot
   std::vector<std::uint64_t> lru_count_;
   std::vector<bool> dirty_;
-  // A slot's page_status besides empty: SLRU_PAGE_VALID, READ_IN_PROGRESS or WRITE_IN_PROGRESS.
-  enum class PageIo : std::uint8_t { None, Read, Write };
   std::vector<PageIo> io_;
   // The per-buffer locks an I/O holds while it runs without CLogControlLock.
   std::vector<std::unique_ptr<sim::LWLock>> buffer_locks_;
