@@ -79,6 +79,25 @@ TEST_CASE("bad compare input is exit status 2", "[sweep]")
   }
 }
 
+TEST_CASE("compare takes a base that is complete only with the varied key, and still checks every point", "[sweep]")
+{
+  Scratch s;
+  const std::string sc = "compare '" + kScenario + "'" + kShort + "-c 2 --set hardware.wal_device.stalls.duration=2ms ";
+  const auto r         = s.walsim(sc + "--vary hardware.wal_device.stalls.every=1h,20ms --repeat 2 -q");
+  INFO(r);
+  REQUIRE(r.status == 0);
+  CHECK(row_of(r.out, "20ms").size() == 11);
+
+  const auto bad_point = s.walsim(sc + "--vary hardware.wal_device.stalls.every=1h,0.1ms --repeat 2 --out out -q");
+  CHECK(bad_point.status == 2);
+  CHECK(bad_point.err.find("point 1 (hardware.wal_device.stalls.every=0.1ms)") != std::string::npos);
+  // A varied key that does not complete the base: the base's own problem is reported.
+  const auto bad_base = s.walsim(sc + "--vary pgbench.clients=1,2 --repeat 2 --out out -q");
+  CHECK(bad_base.status == 2);
+  CHECK(bad_base.err.find("/hardware/wal_device/stalls/every: missing required key") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s / "out"));
+}
+
 TEST_CASE("plot draws PNG and SVG charts of a sweep with gnuplot", "[sweep]")
 {
   Scratch s;

@@ -24,12 +24,33 @@ struct Failure {
   std::string what;
 };
 
+/// The base scenario as the plan's seed and the manifest read it. A base that is complete only
+/// with the varied keys (--set hardware.wal_device.stalls.duration=2ms, --vary
+/// hardware.wal_device.stalls.every=...) is read with the first value of each; every point is
+/// still validated on its own.
+pg::Scenario read_base(const SweepRequest& req, const sim::config::Document& doc)
+{
+  try {
+    return pg::read_scenario(doc);
+  } catch (const sim::config::Error&) {
+    if (req.axes.empty()) throw;
+    try {
+      sim::config::Document first = doc;
+      for (const auto& axis : req.axes)
+        if (!axis.values.empty()) first.set(axis.key + "=" + axis.values.front());
+      return pg::read_scenario(first);
+    } catch (const std::exception&) {
+      return pg::read_scenario(doc); // report the base's own problems
+    }
+  }
+}
+
 /// The base scenario and the plan; nullopt (after printing why) when either is bad.
 std::optional<Plan> make_plan(const SweepRequest& req, sim::config::Document& doc, nlohmann::json& resolved)
 {
   try {
     doc                     = req.scenario.document();
-    const pg::Scenario base = pg::read_scenario(doc);
+    const pg::Scenario base = read_base(req, doc);
     resolved                = base.resolved;
     return Plan(req.axes, req.repeat, base.run.seed);
   } catch (const PlanError& e) {
