@@ -23,6 +23,12 @@ With --paired-with N, every other point runs right after a run of the same scrip
 at N clients, and the output's "pairs" gives each point's CPU per transaction and TPS over its
 partner's, median over the repetitions. A shared host's speed can move twofold within minutes;
 a ratio of two runs seconds apart cancels most of that, where a ratio of medians does not.
+
+With --guc NAME=V1,V2,... (repeatable), each value of a server setting is one more axis of the
+cross product, set with ALTER SYSTEM and a reload before each run and reset at the end; a point's
+name then ends in _NAMEVALUE (e.g. tpcb-like_c8_syncon_commit_delay1000), and its runs record the
+values in "gucs". Only settings a reload applies (pg_settings.context sighup, superuser or user)
+are accepted.
 """
 import argparse
 import json
@@ -75,6 +81,44 @@ def set_sync(db, mode):
     got = psql(db, "SHOW synchronous_commit")
     if got != mode:
         sys.exit(f"measure_pgbench: synchronous_commit is {got}, expected {mode}")
+
+
+def parse_guc(arg):
+    """NAME=V1,V2,... -> (NAME, [V1, V2, ...])."""
+    name, sep, values = arg.partition("=")
+    if not sep or not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or not values:
+        raise ValueError(f"--guc: expected NAME=V1,V2,..., got {arg!r}")
+    vals = values.split(",")
+    if any(not re.fullmatch(r"[A-Za-z0-9_.]+", v) for v in vals):
+        raise ValueError(f"--guc {name}: values must be plain words or numbers, got {values!r}")
+    return name, vals
+
+
+def check_reloadable(db, name):
+    context = psql(db, f"SELECT context FROM pg_settings WHERE name = '{name}'")
+    if context not in ("sighup", "superuser", "user"):
+        sys.exit(f"measure_pgbench: --guc {name}: " +
+                 ("no such setting" if not context else f"a {context} setting needs a restart, not a reload"))
+
+
+def set_gucs(db, gucs):
+    if not gucs:
+        return
+    for name, value in gucs.items():
+        psql(db, f"ALTER SYSTEM SET {name} = '{value}'")
+    psql(db, "SELECT pg_reload_conf()")
+    time.sleep(0.5)
+    for name, value in gucs.items():
+        got = psql(db, f"SELECT setting FROM pg_settings WHERE name = '{name}'")
+        if got != value:
+            sys.exit(f"measure_pgbench: {name} is {got}, expected {value}")
+
+
+def reset_gucs(db, names):
+    for name in names:
+        psql(db, f"ALTER SYSTEM RESET {name}")
+    if names:
+        psql(db, "SELECT pg_reload_conf()")
 
 
 def server_pids(db):
@@ -144,13 +188,17 @@ def long_lived(before, after, txns, hz):
             if v + iv >= 0.01 * txns or ticks / hz / txns * 1e6 >= 1}
 
 
-def config_name(script, clients, sync, jobs=None):
-    """A point's name; with several -j measured, the threads it ran (e.g. tpcb-like_c2_syncoff_j2)."""
-    return f"{script}_c{clients}_sync{sync}" + (f"_j{jobs}" if jobs is not None else "")
+def config_name(script, clients, sync, jobs=None, gucs=None):
+    """A point's name; with several -j measured, the threads it ran (e.g. tpcb-like_c2_syncoff_j2),
+    then each --guc setting's value (e.g. _commit_delay1000)."""
+    return (f"{script}_c{clients}_sync{sync}" + (f"_j{jobs}" if jobs is not None else "") +
+            "".join(f"_{k}{v}" for k, v in (gucs or {}).items()))
 
 
-def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations=False, processes=False):
+def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations=False, processes=False,
+            gucs=None):
     set_sync(db, sync)
+    set_gucs(db, gucs)
     pages = heap_pages(db)
     psql(db, "CHECKPOINT")
     psql(db, "SELECT pg_stat_reset_shared('wal')")
@@ -185,6 +233,7 @@ def one_run(db, script, clients, jobs, sync, seconds, hz, cpus, name, migrations
         "threads": threads_for(clients, jobs),
         "duration_s": seconds,
         "synchronous_commit": sync,
+        **({"gucs": dict(gucs)} if gucs else {}),
         "tps": tps,
         "latency_ms_avg": lat,
         "transactions": txns,
@@ -221,8 +270,17 @@ def main():
     ap.add_argument("--paired-with", type=int, metavar="CLIENTS",
                     help="run each point right after a run at this many clients, and report the "
                          "ratios of the two (pairs)")
+    ap.add_argument("--guc", action="append", default=[], metavar="NAME=V1,V2",
+                    help="a server setting's values as one more axis of the cross product (repeatable); "
+                         "set with ALTER SYSTEM and a reload, reset at the end")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
+    try:
+        guc_axes = [parse_guc(g) for g in a.guc]
+    except ValueError as e:
+        ap.error(str(e))
+    for name, _ in guc_axes:
+        check_reloadable(a.db, name)
     try:
         jobs = [int(j) for j in a.jobs.split(",")]
     except ValueError:
@@ -233,19 +291,25 @@ def main():
     pin_server(a.db, a.cpus or f"0-{os.cpu_count() - 1}")
     hz = 100  # USER_HZ, the unit of /proc/stat on Linux
     syncs = a.sync.split(",")
-    points = []  # (script, clients, threads, sync, name): each distinct -j a client count runs
+    guc_points = [{}]
+    for name, values in guc_axes:
+        guc_points = [{**g, name: v} for g in guc_points for v in values]
+    points = []  # (script, clients, threads, sync, gucs, name): each distinct -j a client count runs
     for script in a.scripts.split(","):
         for c in (int(x) for x in a.clients.split(",")):
             for s in (syncs[:1] if script == "select-only" else syncs):
                 for t in sorted({threads_for(c, j) for j in jobs}):
-                    points.append((script, c, t, s, config_name(script, c, s, t if len(jobs) > 1 else None)))
+                    for g in guc_points:
+                        points.append((script, c, t, s, g,
+                                       config_name(script, c, s, t if len(jobs) > 1 else None, g)))
     if a.paired_with is not None and a.paired_with < 1:
         ap.error("--paired-with must be at least 1")
     runs = []
     pairs = {}  # point name -> [(cpu ratio, tps ratio)], one per repetition
 
-    def measure(script, c, t, s, name, rep):
-        r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations, a.processes)
+    def measure(script, c, t, s, name, rep, gucs=None):
+        r = one_run(a.db, script, c, t, s, a.time, hz, a.pgbench_cpus or a.cpus, name, a.migrations, a.processes,
+                    gucs)
         r["experiment"] = a.experiment
         r["repetition"] = rep
         runs.append(r)
@@ -254,16 +318,17 @@ def main():
         return r
 
     for rep in range(1, a.reps + 1):
-        for script, c, t, s, name in points:
+        for script, c, t, s, g, name in points:
             if a.paired_with is None or c == a.paired_with:
-                measure(script, c, t, s, name, rep)
+                measure(script, c, t, s, name, rep, g)
                 continue
             bt = threads_for(a.paired_with, t)
-            base = measure(script, a.paired_with, bt, s, config_name(script, a.paired_with, s), rep)
+            base = measure(script, a.paired_with, bt, s, config_name(script, a.paired_with, s, None, g), rep, g)
             base["pair_of"] = name
-            r = measure(script, c, t, s, name, rep)
+            r = measure(script, c, t, s, name, rep, g)
             pairs.setdefault(name, []).append(
                 (r["cpu"]["busy_cpu_us_per_txn"] / base["cpu"]["busy_cpu_us_per_txn"], r["tps"] / base["tps"]))
+    reset_gucs(a.db, [name for name, _ in guc_axes])
     medians = {}
     for *_, name in points:
         medians[f"{a.experiment}/{name}"] = statistics.median(r["tps"] for r in runs if r["config"] == name)
@@ -275,6 +340,8 @@ def main():
                   "CHECKPOINT and pg_stat_wal reset before each run; CPU and context switches "
                   "from /proc/stat over the pgbench run, machine-wide" +
                   ("; CPU migrations from perf stat -a -e cpu-migrations around it" if a.migrations else "") +
+                  "".join(f"; {name} set to each of {', '.join(values)} (ALTER SYSTEM and a reload before each run)"
+                          for name, values in guc_axes) +
                   ("; per-task switches and CPU of the long-lived processes from /proc/PID/task/TID "
                    "status and stat around it" if a.processes else "") +
                   ". Measured by "
@@ -288,7 +355,7 @@ def main():
             a.db, "SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', "
                   "'max_wal_size', 'checkpoint_timeout', 'wal_buffers', 'autovacuum', "
                   "'full_page_writes', 'fsync', 'track_wal_io_timing', 'wal_writer_delay', "
-                  "'wal_writer_flush_after') ORDER BY name").splitlines()),
+                  "'wal_writer_flush_after', 'commit_delay', 'commit_siblings') ORDER BY name").splitlines()),
         "medians_tps": medians,
         "runs": runs,
     }
