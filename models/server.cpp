@@ -44,7 +44,7 @@ Server::Server(const Scenario& s, sim::Cpu& cpu, sim::Nvme& wal_device, sim::Wai
                                         names.intern("Activity:Kblockd"));
     xlog.set_kblockd(kblockd.get());
   }
-  xlog.set_active_backends([this](int min) { return procarray.MinimumActiveBackends(nullptr, min); });
+  xlog.set_active_backends([this](const Backend& me, int min) { return procarray.MinimumActiveBackends(&me, min); });
   procarray.ProcArrayAdd(&walwriter_backend);
   procarray.ProcArrayAdd(&checkpointer_backend);
 }

@@ -60,8 +60,8 @@ public:
   /// AdvanceXLInsertBuffer(InvalidXLogRecPtr, opportunistic): the WAL writer initialises free buffers.
   void AdvanceXLInsertBufferOpportunistic(Backend& me);
 
-  /// MinimumActiveBackends(n) of procarray.c, for commit_siblings.
-  void set_active_backends(std::function<bool(int)> fn) { active_backends_ = std::move(fn); }
+  /// MinimumActiveBackends(n) of procarray.c, for commit_siblings: other backends than `me`.
+  void set_active_backends(std::function<bool(const Backend&, int)> fn) { active_backends_ = std::move(fn); }
   /// ProcGlobal->walwriterLatch and XLogCtl->WalWriterSleeping.
   void set_walwriter(sim::Latch* latch) { walwriter_latch_ = latch; }
   /// fdatasync()'s cache flush goes to the device through this kernel thread (nullptr: directly).
@@ -112,7 +112,7 @@ private:
   void read_shared_result(Backend& me);
   bool XLogBackgroundFlushAllWritten(Backend& me);
   bool XLogBackgroundFlushDelayed(Backend& me);
-  bool MinimumActiveBackends(int min) const;
+  bool MinimumActiveBackends(const Backend& me, int min) const;
 
   const Scenario& scenario_;
   const Costs& costs_;
@@ -133,7 +133,7 @@ private:
   XLogRecPtr asyncXactLSN_     = InvalidXLogRecPtr;
   bool WalWriterSleeping_      = false;
   sim::Latch* walwriter_latch_ = nullptr;
-  std::function<bool(int)> active_backends_;
+  std::function<bool(const Backend&, int)> active_backends_;
 
   sim::LWLock WALWriteLock_;
   sim::LWLock WALBufMappingLock_;

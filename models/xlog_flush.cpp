@@ -63,7 +63,7 @@ void Xlog::XLogFlush(Backend& me, XLogRecPtr record)
       break;
     }
     if (scenario_.settings.commit_delay > 0 && scenario_.settings.fsync &&
-        MinimumActiveBackends(scenario_.settings.commit_siblings)) {
+        MinimumActiveBackends(me, scenario_.settings.commit_siblings)) {
       me.proc.block_until(me.proc.local_time() + scenario_.settings.commit_delay, ev_.CommitDelay);
       insertpos = WaitXLogInsertionsToFinish(me, insertpos);
     }
@@ -73,9 +73,9 @@ void Xlog::XLogFlush(Backend& me, XLogRecPtr record)
   }
 }
 
-bool Xlog::MinimumActiveBackends(int min) const
+bool Xlog::MinimumActiveBackends(const Backend& me, int min) const
 {
-  return active_backends_ && active_backends_(min);
+  return active_backends_ && active_backends_(me, min);
 }
 
 void Xlog::XLogWrite(Backend& me, XLogRecPtr write, XLogRecPtr flush, bool flexible)

@@ -1177,3 +1177,26 @@ TEST_CASE("CLI: a WAL device's latency spread and stalls slow its flushes, the s
   const std::string negative                          = write_scenario(dir, "negative.json", scenario);
   check_rejected(dir, {negative}, negative + ": /hardware/wal_device/latency_sigma: expected a number between 0 and 3");
 }
+
+TEST_CASE("CLI: commit_delay sleeps only with commit_siblings other backends in a transaction", "[cli]")
+{
+  TempDir dir;
+  const std::string path = write_scenario(dir, "tiny.json", tiny_scenario());
+  const auto wal_syncs   = [&](int clients, int siblings, const std::string& delay) {
+    const Outcome o = walsim({"run", path, "-c", std::to_string(clients), "--set", "settings.synchronous_commit=on",
+                              "--set", "settings.commit_siblings=" + std::to_string(siblings), "--set",
+                              "settings.commit_delay=" + delay, "--reproducible", "-q"},
+                               dir);
+    INFO(o.err);
+    REQUIRE(o.status == 0);
+    const std::string tag = " wal_sync=";
+    const auto at         = o.out.find(tag);
+    REQUIRE(at != std::string::npos);
+    return std::stol(o.out.substr(at + tag.size()));
+  };
+  // Two clients have at most one other in a transaction: with commit_siblings 2 the delay never
+  // runs (the flusher does not count itself), and the run is the one without it. With 1 it runs,
+  // and each flush serves more commits.
+  CHECK(wal_syncs(2, 2, "2ms") == wal_syncs(2, 2, "0"));
+  CHECK(wal_syncs(2, 1, "2ms") < wal_syncs(2, 1, "0"));
+}
