@@ -210,6 +210,7 @@ void read_os(Object o, sim::CpuParams& c, OsCosts& os)
   if (o.has("kblockd_dispatch")) os.kblockd_dispatch = o.duration("kblockd_dispatch", std::nullopt, 0, 0.01);
   os.socket_send = o.duration("socket_send", std::nullopt, 0, 0.01);
   os.socket_recv = o.duration("socket_recv", std::nullopt, 0, 0.01);
+  os.timer_slack = o.duration("timer_slack", "50us", 0, 0.1);
   read_page_faults(o, os.page_faults);
   const int slots = c.sockets * c.cores_per_socket * c.threads_per_core;
   os.server_cpus  = read_cpu_list(o, "server_cpus", slots);

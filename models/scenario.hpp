@@ -36,6 +36,9 @@ struct OsCosts {
   double kblockd_dispatch = -1;
   double socket_send      = 2e-6; // send() of a protocol message on loopback
   double socket_recv      = 2e-6; // recv() of a protocol message
+  /// The kernel's timer slack for a timed sleep of a normal process (timer_slack_ns, 50 us by
+  /// default): a select() timeout may expire that much late, or a thousandth of the timeout if more.
+  double timer_slack = 50e-6;
   /// The hardware threads PostgreSQL's processes and pgbench's threads may run on, as taskset
   /// pins them (empty: all).
   std::vector<int> server_cpus;

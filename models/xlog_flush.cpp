@@ -5,6 +5,7 @@
  * they changed between 9.2 (commit 4de82f7d7c50a8), 9.6 (7975c5e0a) and the 2017 proposal. */
 #include "models/xlog.hpp"
 
+#include "models/pgsleep.hpp"
 #include "models/shmem.hpp"
 
 #include "sim/clock.hpp"
@@ -64,7 +65,7 @@ void Xlog::XLogFlush(Backend& me, XLogRecPtr record)
     }
     if (scenario_.settings.commit_delay > 0 && scenario_.settings.fsync &&
         MinimumActiveBackends(me, scenario_.settings.commit_siblings)) {
-      me.proc.block_until(me.proc.local_time() + scenario_.settings.commit_delay, ev_.CommitDelay);
+      pg_usleep(me, scenario_.hardware.os, scenario_.settings.commit_delay, ev_.CommitDelay);
       insertpos = WaitXLogInsertionsToFinish(me, insertpos);
     }
     XLogWrite(me, insertpos, insertpos, false);
