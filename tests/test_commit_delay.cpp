@@ -24,16 +24,11 @@ struct Others {
 // commit_delay and commit_siblings, while the others sit as told.
 double flush_takes(double commit_delay, int siblings, const Others& others, double timer_slack = 50 * us)
 {
-  pg::Scenario s                  = test::txn_scenario(pg::HintBitRule::Always);
-  s.hardware.cpu.cores_per_socket = 8;
-  s.hardware.os.fdatasync_cpu     = 0;
-  s.hardware.os.pwrite            = 0;
-  s.hardware.os.pwrite_per_kb     = 0;
-  s.settings.synchronous_commit   = true;
-  s.settings.commit_delay         = commit_delay;
-  s.settings.commit_siblings      = siblings;
-  s.hardware.os.timer_slack       = timer_slack;
-  const int n                     = 1 + others.in_transaction + others.waiting_on_lock + others.idle;
+  pg::Scenario s             = test::flush_scenario(8);
+  s.settings.commit_delay    = commit_delay;
+  s.settings.commit_siblings = siblings;
+  s.hardware.os.timer_slack  = timer_slack;
+  const int n                = 1 + others.in_transaction + others.waiting_on_lock + others.idle;
   TxnRig rig(s, n);
   rig.xlog.set_active_backends(
       [&rig](const Backend& me, int min) { return rig.procarray.MinimumActiveBackends(&me, min); });

@@ -16,13 +16,7 @@ constexpr double us = 1e-6;
 // flushes its cache in 1 ms; the system calls' own CPU time is left out.
 double flushed_at(double hog_ms)
 {
-  pg::Scenario s                  = test::txn_scenario(pg::HintBitRule::Always);
-  s.hardware.cpu.cores_per_socket = 1;
-  s.hardware.os.fdatasync_cpu     = 0;
-  s.hardware.os.pwrite            = 0;
-  s.hardware.os.pwrite_per_kb     = 0;
-  s.settings.synchronous_commit   = true;
-  TxnRig rig(s, 2);
+  TxnRig rig(test::flush_scenario(1), 2);
   double done = -1;
   rig.run({[&](Backend& me) {
              const pg::XLogRecPtr end = rig.xlog.XLogInsert(me, pg::XLogRecordData{100, 0});
